@@ -1,0 +1,120 @@
+/**
+ * Serves a (Request) => Response handler on Node's http server: the only place the sandbox
+ * touches Node's own modules. A response marked "dropped" cuts the connection with no answer.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Bodies above this are refused before being read whole; the handler's own limit is lower. */
+const MAX_REQUEST_BYTES = 1024 * 1024;
+
+export interface ServeOptions {
+  readonly port?: number;
+  readonly host?: string;
+  readonly isDropped?: (response: Response) => boolean;
+}
+
+export interface RunningServer {
+  readonly server: Server;
+  /** e.g. http://127.0.0.1:4010 */
+  readonly url: string;
+  readonly close: () => Promise<void>;
+}
+
+async function readBody(incoming: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of incoming) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REQUEST_BYTES) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function toRequest(incoming: IncomingMessage, body: Buffer | undefined): Request {
+  const host = incoming.headers.host ?? 'localhost';
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const method = incoming.method ?? 'GET';
+  return new Request(new URL(incoming.url ?? '/', `http://${host}`), {
+    method,
+    headers,
+    ...(body && method !== 'GET' && method !== 'HEAD' ? { body: new Uint8Array(body) } : {}),
+  });
+}
+
+export async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const setCookies = response.headers.getSetCookie();
+  if (setCookies.length > 0) headers['set-cookie'] = setCookies;
+  outgoing.writeHead(response.status, headers);
+  if (!response.body) {
+    outgoing.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      outgoing.write(value);
+    }
+  } finally {
+    outgoing.end();
+  }
+}
+
+export function serve(
+  handler: (request: Request) => Promise<Response>,
+  options: ServeOptions = {},
+): Promise<RunningServer> {
+  const server = createServer(async (incoming, outgoing) => {
+    try {
+      const body = await readBody(incoming);
+      if (body === 'too-large') {
+        outgoing.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+        outgoing.end(
+          JSON.stringify({
+            isSuccess: false,
+            message: 'The request body is too large.',
+            status: 413,
+          }),
+        );
+        return;
+      }
+      const response = await handler(toRequest(incoming, body));
+      if (options.isDropped?.(response)) {
+        incoming.socket.destroy();
+        return;
+      }
+      await writeResponse(response, outgoing);
+    } catch (error) {
+      console.error('paydrop: request failed', error);
+      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
+      outgoing.end();
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        server,
+        url: `http://${host}:${address.port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,467 @@
+/**
+ * What one sandbox holds: payments, links, payouts and wallets, and the only moves between
+ * their states that provider-api.md and DESIGN.md allow. Every refusal is a SandboxRefusal with
+ * the HTTP status it becomes; the routes turn it into the provider's envelope.
+ */
+import {
+  type Channel,
+  type PaymentStatus,
+  type PayoutStatus,
+  toMajor,
+  type WireWebhookEventName,
+} from '../protocol';
+import type { SandboxClock } from './clock';
+import {
+  type CardBehaviour,
+  FAILING_ACCOUNT_NUMBER,
+  SETTLEMENT_DELAY_MS,
+  STARTING_WALLETS,
+  VIRTUAL_ACCOUNT_LIFETIME_MS,
+} from './test-data';
+
+/** A move the state machine does not allow, or a thing that does not exist. */
+export class SandboxRefusal extends Error {
+  override readonly name = 'SandboxRefusal' as const;
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface VirtualAccountRecord {
+  readonly bank: string;
+  readonly accountNumber: string;
+  readonly accountName: string;
+  readonly note: string;
+  readonly expiresAt: number;
+}
+
+/** Where a payment is in its channel's journey; `status` is what the status operation says. */
+export type PaymentStage =
+  | 'awaiting-transfer'
+  | 'awaiting-bank'
+  | 'authorised'
+  | 'awaiting-authentication'
+  | 'ready-to-finalize'
+  | 'done';
+
+export interface PaymentRecord {
+  readonly reference: string;
+  readonly channel: Channel;
+  readonly currency: string;
+  readonly amountMinor: number;
+  readonly feesMinor: number;
+  readonly createdAt: number;
+  readonly linkAlias: string | null;
+  readonly customerEmail: string | null;
+  status: PaymentStatus;
+  stage: PaymentStage;
+  failureReason: string | null;
+  updatedAt: number;
+  virtualAccount: VirtualAccountRecord | null;
+  returnUrl: string | null;
+  redirect: boolean;
+  /** Card payments keep only what a receipt shows, never the number or the CVC. */
+  card: { readonly last4: string; readonly behaviour: CardBehaviour } | null;
+  challenge: 'not-needed' | 'required' | 'passed' | 'failed';
+  paidMinor: number | null;
+}
+
+export interface LinkRecord {
+  readonly id: string;
+  readonly alias: string;
+  readonly name: string;
+  readonly description: string;
+  readonly linkType: 'OneTime' | 'Reusable';
+  readonly amountType: 'static' | 'dynamic';
+  readonly currency: string;
+  readonly amountMinor: number | null;
+  readonly createdAt: number;
+  status: 'New' | 'Paid';
+}
+
+export interface PayoutRecord {
+  readonly reference: string;
+  readonly tenantReference: string;
+  /** The accepted request, canonical, to tell a true retry from a clash. */
+  readonly fingerprint: string;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly beneficiaryAccountNumber: string;
+  readonly beneficiaryAccountName: string;
+  readonly narration: string;
+  readonly createdAt: number;
+  status: PayoutStatus;
+  failureReason: string | null;
+  updatedAt: number;
+}
+
+/** A webhook the state wants sent; the dispatcher adds id, timestamp and delivery. */
+export interface WebhookIntent {
+  readonly event: WireWebhookEventName;
+  readonly data: Record<string, unknown> & { reference: string; status: string };
+}
+
+export interface SandboxState {
+  readonly payments: Map<string, PaymentRecord>;
+  readonly links: Map<string, LinkRecord>;
+  readonly payouts: Map<string, PayoutRecord>;
+  readonly payoutsByTenant: Map<string, PayoutRecord>;
+  readonly wallets: Map<string, number>;
+  /** Creation order of payments and payouts, for the transaction list's stable order. */
+  readonly ledger: Array<{ kind: 'payment' | 'payout'; reference: string }>;
+}
+
+export function createState(): SandboxState {
+  return {
+    payments: new Map(),
+    links: new Map(),
+    payouts: new Map(),
+    payoutsByTenant: new Map(),
+    wallets: new Map(Object.entries(STARTING_WALLETS)),
+    ledger: [],
+  };
+}
+
+export interface SandboxLedgerOptions {
+  readonly state: SandboxState;
+  readonly clock: SandboxClock;
+  readonly emit: (intent: WebhookIntent) => void;
+  readonly newId: () => string;
+}
+
+/** Random-looking but unique digits, e.g. a 10-digit NUBAN account number. */
+function digits(count: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(count));
+  return Array.from(bytes, (byte) => String(byte % 10)).join('');
+}
+
+export function createReference(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(9));
+  const text = Array.from(bytes, (byte) => byte.toString(36).padStart(2, '0'))
+    .join('')
+    .toUpperCase();
+  return `${prefix}_${text.slice(0, 16)}`;
+}
+
+/** The state machines. Each method checks the move, makes it, and asks for the webhook. */
+export function createLedger({ state, clock, emit }: SandboxLedgerOptions) {
+  function payment(reference: string): PaymentRecord {
+    const found = state.payments.get(reference);
+    if (!found) throw new SandboxRefusal(404, `No payment has the reference "${reference}".`);
+    return found;
+  }
+
+  function payout(reference: string): PayoutRecord {
+    const found = state.payouts.get(reference);
+    if (!found) throw new SandboxRefusal(404, `No payout has the reference "${reference}".`);
+    return found;
+  }
+
+  function paymentEvent(record: PaymentRecord): WebhookIntent {
+    return {
+      event: record.status === 'SUCCESSFUL' ? 'payment.success' : 'payment.failed',
+      data: {
+        reference: record.reference,
+        paymentReference: record.reference,
+        status: record.status === 'SUCCESSFUL' ? 'Successfull' : 'FAILED',
+        // Payment amounts on the wire are major units, as on initiation.
+        amount: toMajor(record.amountMinor, record.currency),
+        currency: record.currency,
+        channel: record.channel,
+        ...(record.failureReason ? { reason: record.failureReason } : {}),
+        ...(record.linkAlias ? { linkAlias: record.linkAlias } : {}),
+      },
+    };
+  }
+
+  /** The one way a payment reaches a final status: once, with its webhook. */
+  function settle(record: PaymentRecord, status: 'SUCCESSFUL' | 'FAILED', reason: string | null) {
+    if (record.status !== 'PENDING') return;
+    if (status === 'SUCCESSFUL' && record.linkAlias) {
+      const link = state.links.get(record.linkAlias);
+      if (link?.linkType === 'OneTime') {
+        if (link.status === 'Paid') {
+          return settle(record, 'FAILED', 'The one-time payment link has already been paid.');
+        }
+        link.status = 'Paid';
+      }
+    }
+    record.status = status;
+    record.stage = 'done';
+    record.failureReason = reason;
+    record.updatedAt = clock.now();
+    emit(paymentEvent(record));
+  }
+
+  function createPayment(
+    init: Omit<
+      PaymentRecord,
+      | 'status'
+      | 'stage'
+      | 'failureReason'
+      | 'updatedAt'
+      | 'createdAt'
+      | 'virtualAccount'
+      | 'challenge'
+      | 'paidMinor'
+      | 'reference'
+    > & { accountName: string },
+  ): PaymentRecord {
+    if (init.linkAlias) {
+      const link = state.links.get(init.linkAlias);
+      if (!link)
+        throw new SandboxRefusal(404, `No payment link has the alias "${init.linkAlias}".`);
+      if (link.linkType === 'OneTime' && link.status === 'Paid') {
+        throw new SandboxRefusal(409, 'This one-time payment link has already been paid.');
+      }
+    }
+    const now = clock.now();
+    const reference = createReference('PAY');
+    const { accountName, ...rest } = init;
+    const record: PaymentRecord = {
+      ...rest,
+      reference,
+      status: 'PENDING',
+      stage: 'done',
+      failureReason: null,
+      createdAt: now,
+      updatedAt: now,
+      virtualAccount: null,
+      challenge: 'not-needed',
+      paidMinor: null,
+    };
+    if (record.channel === 'PayByTransfer') {
+      record.stage = 'awaiting-transfer';
+      record.virtualAccount = {
+        bank: 'Paydrop Sandbox Bank',
+        accountNumber: digits(10),
+        accountName,
+        note: `Transfer exactly the amount shown to this account before it expires. Reference ${reference}.`,
+        expiresAt: now + VIRTUAL_ACCOUNT_LIFETIME_MS,
+      };
+      clock.schedule(record.virtualAccount.expiresAt, () => {
+        if (record.status === 'PENDING') {
+          settle(record, 'FAILED', 'The virtual account expired before any transfer arrived.');
+        }
+      });
+    } else if (record.channel === 'PayByAccount') {
+      record.stage = 'awaiting-bank';
+    } else {
+      record.challenge = record.card?.behaviour === 'challenge' ? 'required' : 'not-needed';
+      record.stage = 'awaiting-authentication';
+    }
+    state.payments.set(reference, record);
+    state.ledger.push({ kind: 'payment', reference });
+    return record;
+  }
+
+  return {
+    payment,
+    payout,
+    createPayment,
+
+    /** The customer pays into the virtual account (control `/transfer`). */
+    transfer(reference: string, amountMinor: number | undefined): PaymentRecord {
+      const record = payment(reference);
+      if (record.channel !== 'PayByTransfer') {
+        throw new SandboxRefusal(409, `Payment ${reference} is not a PayByTransfer payment.`);
+      }
+      const account = record.virtualAccount;
+      if (record.status === 'PENDING' && account && clock.now() >= account.expiresAt) {
+        settle(record, 'FAILED', 'The virtual account expired before any transfer arrived.');
+      }
+      if (record.status !== 'PENDING') {
+        throw new SandboxRefusal(
+          409,
+          `The transfer is refused: payment ${reference} is already ${record.status}` +
+            (record.failureReason ? ` (${record.failureReason})` : '.'),
+        );
+      }
+      const paid = amountMinor ?? record.amountMinor + record.feesMinor;
+      record.paidMinor = paid;
+      if (paid < record.amountMinor + record.feesMinor) {
+        settle(record, 'FAILED', 'Underpaid: less than the amount due arrived.');
+      } else {
+        settle(record, 'SUCCESSFUL', null);
+      }
+      return record;
+    },
+
+    /** The customer approves or declines at the bank (control `/bank`, or the bank page). */
+    bank(reference: string, approve: boolean): PaymentRecord {
+      const record = payment(reference);
+      if (record.channel !== 'PayByAccount') {
+        throw new SandboxRefusal(409, `Payment ${reference} is not a PayByAccount payment.`);
+      }
+      if (record.stage !== 'awaiting-bank') {
+        throw new SandboxRefusal(
+          409,
+          `Payment ${reference} has already been ${record.stage === 'authorised' ? 'authorised' : record.status}.`,
+        );
+      }
+      if (!approve) {
+        settle(record, 'FAILED', 'The customer declined at the bank.');
+        return record;
+      }
+      // Authorised but not settled: status says PENDING until the bank settles.
+      record.stage = 'authorised';
+      record.updatedAt = clock.now();
+      clock.schedule(clock.now() + SETTLEMENT_DELAY_MS, () => settle(record, 'SUCCESSFUL', null));
+      return record;
+    },
+
+    /** The cardholder submits the one-time code on the challenge page. */
+    completeChallenge(reference: string, passed: boolean): PaymentRecord {
+      const record = payment(reference);
+      if (record.channel !== 'Card' || record.challenge === 'not-needed') {
+        throw new SandboxRefusal(409, `Payment ${reference} has no card challenge.`);
+      }
+      if (record.challenge !== 'required') {
+        throw new SandboxRefusal(409, `The challenge of payment ${reference} is already over.`);
+      }
+      record.challenge = passed ? 'passed' : 'failed';
+      record.updatedAt = clock.now();
+      if (passed) record.stage = 'ready-to-finalize';
+      else settle(record, 'FAILED', 'The cardholder failed authentication.');
+      return record;
+    },
+
+    /** The authentication check (endpoint 4) has been made: a card without challenge may finalize. */
+    checkAuthentication(reference: string): PaymentRecord {
+      const record = payment(reference);
+      if (record.channel !== 'Card') {
+        throw new SandboxRefusal(409, `Payment ${reference} is not a card payment.`);
+      }
+      if (record.stage === 'awaiting-authentication' && record.challenge === 'not-needed') {
+        record.stage = 'ready-to-finalize';
+      }
+      return record;
+    },
+
+    /** Endpoint 5: a card payment is charged here; other channels report where they stand. */
+    finalize(reference: string): PaymentRecord {
+      const record = payment(reference);
+      if (record.channel !== 'Card' || record.status !== 'PENDING') return record;
+      if (record.challenge === 'required' || record.stage === 'awaiting-authentication') {
+        throw new SandboxRefusal(
+          409,
+          `Payment ${reference} cannot be finalized before its authentication is complete.`,
+        );
+      }
+      const behaviour = record.card?.behaviour ?? 'success';
+      if (behaviour === 'declined') settle(record, 'FAILED', 'The card was declined.');
+      else if (behaviour === 'insufficient-funds') {
+        settle(record, 'FAILED', 'The card has insufficient funds.');
+      } else if (behaviour === 'expired') settle(record, 'FAILED', 'The card has expired.');
+      else settle(record, 'SUCCESSFUL', null);
+      return record;
+    },
+
+    /** Accepts a fund transfer: debits the wallet now, settles about a second later. */
+    acceptPayout(init: {
+      tenantReference: string;
+      fingerprint: string;
+      amountMinor: number;
+      currency: string;
+      beneficiaryAccountNumber: string;
+      beneficiaryAccountName: string;
+      narration: string;
+    }): { record: PayoutRecord; created: boolean } {
+      const existing = state.payoutsByTenant.get(init.tenantReference);
+      if (existing) {
+        if (existing.fingerprint !== init.fingerprint) {
+          throw new SandboxRefusal(
+            409,
+            `tenantReference "${init.tenantReference}" was already used for a different transfer; the original stands.`,
+          );
+        }
+        return { record: existing, created: false };
+      }
+      const balance = state.wallets.get(init.currency) ?? 0;
+      if (init.amountMinor > balance) {
+        throw new InsufficientBalance(init.amountMinor, init.currency);
+      }
+      state.wallets.set(init.currency, balance - init.amountMinor);
+      const now = clock.now();
+      const record: PayoutRecord = {
+        ...init,
+        reference: createReference('PO'),
+        createdAt: now,
+        updatedAt: now,
+        status: 'Pending',
+        failureReason: null,
+      };
+      state.payouts.set(record.reference, record);
+      state.payoutsByTenant.set(record.tenantReference, record);
+      state.ledger.push({ kind: 'payout', reference: record.reference });
+      clock.schedule(now + SETTLEMENT_DELAY_MS, () => {
+        if (record.beneficiaryAccountNumber === FAILING_ACCOUNT_NUMBER) {
+          movePayout(record, 'Failed', 'Invalid beneficiary account details.');
+        } else {
+          movePayout(record, 'Completed', null);
+        }
+      });
+      return { record, created: true };
+    },
+
+    /** Control `/reverse`: the receiving bank returns a completed payout. */
+    reversePayout(reference: string): PayoutRecord {
+      const record = payout(reference);
+      if (record.status !== 'Completed') {
+        throw new SandboxRefusal(
+          409,
+          `Only a Completed payout can be reversed; payout ${reference} is ${record.status}.`,
+        );
+      }
+      movePayout(record, 'Reversed', 'Returned by the receiving bank.');
+      return record;
+    },
+  };
+
+  /** The only payout moves of provider-api.md; funds return to the wallet on Failed and Reversed. */
+  function movePayout(record: PayoutRecord, next: PayoutStatus, reason: string | null): void {
+    const allowed =
+      (record.status === 'Pending' && (next === 'Completed' || next === 'Failed')) ||
+      (record.status === 'Completed' && next === 'Reversed');
+    if (!allowed) return;
+    record.status = next;
+    record.failureReason = reason;
+    record.updatedAt = clock.now();
+    if (next === 'Failed' || next === 'Reversed') {
+      state.wallets.set(
+        record.currency,
+        (state.wallets.get(record.currency) ?? 0) + record.amountMinor,
+      );
+    }
+    const event =
+      next === 'Completed'
+        ? 'payout.success'
+        : next === 'Failed'
+          ? 'payout.failed'
+          : 'payout.reversed';
+    emit({
+      event,
+      data: {
+        reference: record.reference,
+        tenantReference: record.tenantReference,
+        status: next,
+        amount: String(record.amountMinor),
+        currency: record.currency,
+        ...(reason ? { reason } : {}),
+      },
+    });
+  }
+}
+
+export type SandboxLedger = ReturnType<typeof createLedger>;
+
+/** A fund transfer above the wallet's balance: answered exactly as provider-api.md shows. */
+export class InsufficientBalance extends Error {
+  override readonly name = 'InsufficientBalance' as const;
+  constructor(amountMinor: number, currency: string) {
+    super(`Wallet balance is not sufficient for the amount ${amountMinor} ${currency}.`);
+  }
+}

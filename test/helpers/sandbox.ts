@@ -1,0 +1,192 @@
+/**
+ * Test helpers for driving a real sandbox over HTTP on loopback, as a merchant's integration
+ * would. Every server here listens on port 0 and is closed by the test that started it.
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox';
+
+export type { Sandbox };
+
+/** Starts a sandbox on a free port with fast webhook retries, unless told otherwise. */
+export function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return createSandbox({ port: 0, webhookRetryDelaysMs: [50, 100, 200, 400], ...options });
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back
+  readonly body: any;
+  readonly text: string;
+}
+
+/** One call with the key set (unless `key` is given, `null` for none), JSON in, JSON out. */
+export async function call(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { key?: string | null; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<Answer> {
+  const key = options.key === undefined ? sandbox.secretKey : options.key;
+  const headers: Record<string, string> = { ...(key === null ? {} : { 'X-Api': key }) };
+  if (body !== undefined || options.rawBody !== undefined)
+    headers['content-type'] = 'application/json';
+  Object.assign(headers, options.headers);
+  const response = await fetch(sandbox.url + path, {
+    method,
+    headers,
+    ...(options.rawBody !== undefined
+      ? { body: options.rawBody }
+      : body !== undefined
+        ? { body: JSON.stringify(body) }
+        : {}),
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+export interface ReceivedWebhook {
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the payload under test
+  readonly json: any;
+}
+
+export interface WebhookReceiver {
+  readonly url: string;
+  readonly received: ReceivedWebhook[];
+  /** Statuses to answer with, one per delivery, then 200. */
+  respondWith(statuses: number[]): void;
+  /** Resolves once `count` webhooks have arrived, or rejects after `timeoutMs`. */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
+  close(): Promise<void>;
+}
+
+/** A merchant's webhook endpoint on loopback that records what it receives. */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const received: ReceivedWebhook[] = [];
+  let script: number[] = [];
+  const waiters: Array<() => void> = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const status = script.shift() ?? 200;
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (status >= 200 && status < 300) {
+        let json: unknown;
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = undefined;
+        }
+        received.push({ headers: request.headers, body, json });
+        for (const wake of waiters.splice(0)) wake();
+      }
+      response.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    received,
+    respondWith(statuses) {
+      script = [...statuses];
+    },
+    waitFor(count, timeoutMs = 5000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`expected ${count} webhooks, got ${received.length}`)),
+          timeoutMs,
+        );
+        const check = () => {
+          if (received.length >= count) {
+            clearTimeout(timer);
+            resolve(received.slice());
+          } else waiters.push(check);
+        };
+        check();
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Waits for `predicate` to hold, polling every 20 ms, failing after `timeoutMs`. */
+export async function eventually<T>(
+  read: () => Promise<T> | T,
+  predicate: (value: T) => boolean,
+  timeoutMs = 5000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (predicate(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Request bodies that succeed, to be varied by tests. */
+export const TRANSFER_INITIATION = {
+  amount: 2500.5,
+  channel: 'PayByTransfer',
+  currency: 'NGN',
+  userInformation: {
+    firstName: 'Ada',
+    lastName: 'Obi',
+    emailAddress: 'ada@example.com',
+    phone: '+2348012345678',
+  },
+} as const;
+
+export const BANK_INITIATION = {
+  amount: 49.99,
+  channel: 'PayByAccount',
+  currency: 'GBP',
+  metaData: { 'return-url': 'https://shop.example/return' },
+} as const;
+
+export function cardInitiation(number: string, currency = 'NGN') {
+  return {
+    amount: 1500,
+    channel: 'Card',
+    currency,
+    card: {
+      number,
+      expiryMonth: 12,
+      expiryYear: new Date().getUTCFullYear() + 2,
+      cvv: '123',
+      holderName: 'Ada Obi',
+    },
+  };
+}
+
+export function fundTransfer(overrides: Record<string, unknown> = {}) {
+  return {
+    tenantReference: `t-${crypto.randomUUID()}`,
+    amount: '150000',
+    currencyCode: 'NGN',
+    narration: 'Refund for order 1042',
+    beneficiaryAccountName: 'Ada Obi',
+    beneficiaryAccountNumber: '0123456789',
+    paymentMethodType: 'BankCode',
+    paymentMethodValue: '058',
+    ...overrides,
+  };
+}
