@@ -86,6 +86,11 @@ export class ProviderUnavailableError extends ProviderError {
   override readonly name = 'ProviderUnavailableError' as const;
 }
 
+/** No answer within the deadline: the call may or may not have taken effect. */
+export class ProviderTimeoutError extends ProviderError {
+  override readonly name = 'ProviderTimeoutError' as const;
+}
+
 /** The answer was not what the interface promises: not JSON, or a field missing or mistyped. */
 export class ProviderProtocolError extends ProviderError {
   override readonly name = 'ProviderProtocolError' as const;

@@ -1,5 +1,6 @@
 // The provider's wire format: types, paths, parsing, errors and money. Shared by the companion,
 // the provider client and the sandbox; it imports nothing of ours.
+export { passesLuhn } from './card';
 export {
   type FailedRequest,
   InsufficientBalanceError,
@@ -10,6 +11,7 @@ export {
   ProviderNotFoundError,
   ProviderProtocolError,
   ProviderRateLimitError,
+  ProviderTimeoutError,
   ProviderUnavailableError,
   ProviderValidationError,
 } from './errors';

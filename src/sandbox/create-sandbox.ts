@@ -2,13 +2,14 @@
  * Starts a sandbox on a port of its own, from code: tests, merchants' test suites, the CLI.
  * Two sandboxes in one process share nothing.
  */
+
+import { serve } from '../node/serve';
 import {
   createSandboxHandler,
   isDroppedResponse,
   type SandboxHandler,
   type SandboxHandlerOptions,
 } from './handler';
-import { serve } from './node-http';
 import { SANDBOX_TEST_KEY } from './test-data';
 
 export interface SandboxOptions extends SandboxHandlerOptions {

@@ -276,9 +276,27 @@ export function createSandboxHandler(options: SandboxHandlerOptions = {}): Sandb
     return response;
   }
 
+  /** The list endpoint has its own envelope, for its refusals too: `{ status: false, message }`. */
+  async function inListEnvelope(request: Request, response: Response): Promise<Response> {
+    const path = new URL(request.url).pathname.slice(basePath.length);
+    if (path !== PATHS.transactions || response.ok || isDroppedResponse(response)) return response;
+    const body = (await response.json()) as { message?: string };
+    const retryAfter = response.headers.get('retry-after');
+    return new Response(
+      JSON.stringify({ status: false, message: body.message ?? 'Refused.', data: [] }),
+      {
+        status: response.status,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          ...(retryAfter ? { 'retry-after': retryAfter } : {}),
+        },
+      },
+    );
+  }
+
   const handler = async (request: Request) => {
     try {
-      return await handle(request);
+      return await inListEnvelope(request, await handle(request));
     } catch (error) {
       console.error('paydrop sandbox: unexpected error', error);
       return refusal(500, 'The sandbox failed unexpectedly; see its log.');

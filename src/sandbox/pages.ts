@@ -133,6 +133,9 @@ export async function challengeResult(
   const code = form?.get('code');
   const payment = world.state.payments.get(reference);
   if (payment?.channel !== 'Card') return notFound('No challenge is waiting under this reference.');
+  if (payment.challenge === 'not-needed') {
+    return notFound('No challenge is waiting under this reference.');
+  }
   if (payment.challenge === 'required') {
     world.ledger.completeChallenge(
       reference,
@@ -155,7 +158,10 @@ export async function challengeResult(
 export function linkPage(world: World, alias: string): Response {
   const link = world.state.links.get(alias);
   if (!link) return notFound('No payment link has this alias.');
-  const amount = link.amountMinor === null ? 'Any amount' : money(link.amountMinor, link.currency);
+  const amount =
+    link.amountType === 'dynamic' || link.amountMinor === null
+      ? 'Any amount'
+      : money(link.amountMinor, link.currency);
   const status =
     link.linkType === 'OneTime' && link.status === 'Paid'
       ? 'This link has already been paid.'

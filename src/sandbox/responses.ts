@@ -84,12 +84,14 @@ export function insufficientBalance(message: string): Response {
 export function failuresOf(issues: readonly v.BaseIssue<unknown>[]): string[] {
   return issues.map((issue) => {
     const path = v.getDotPath(issue);
-    // A strict object reports an unknown key with the key as the last path item.
-    const unknownKey =
-      issue.kind === 'schema' && issue.type === 'strict_object' && issue.path?.length
-        ? `${path} is not a field of this request.`
-        : undefined;
-    return unknownKey ?? (path ? `${path} ${issue.message}.` : `${issue.message}.`);
+    // A strict object reports both a missing key and an unknown one with the key as its path.
+    if (issue.type === 'strict_object') {
+      if (!path) return 'The request body must be a JSON object.';
+      return issue.received === 'undefined'
+        ? `${path} is required.`
+        : `${path} is not a field of this request.`;
+    }
+    return path ? `${path} ${issue.message}.` : `${issue.message}.`;
   });
 }
 
@@ -118,8 +120,9 @@ export async function readJsonBody(request: Request): Promise<BodyResult> {
       ok: false,
       response: validationFailure(['The request body is empty; a JSON object is expected.']),
     };
+  let body: unknown;
   try {
-    return { ok: true, body: JSON.parse(text) };
+    body = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'unreadable';
     return {
@@ -127,6 +130,10 @@ export async function readJsonBody(request: Request): Promise<BodyResult> {
       response: validationFailure([`The request body is not valid JSON: ${reason}`]),
     };
   }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, response: validationFailure(['The request body must be a JSON object.']) };
+  }
+  return { ok: true, body };
 }
 
 function tooLarge(): Response {

@@ -64,7 +64,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
       'content-type': 'application/json',
       'user-agent': 'paydrop-sandbox-webhooks',
     };
-    const timestamp = Math.floor(options.clock.now() / 1000);
+    // Real time, not the sandbox clock: receivers check the timestamp against their own clock.
+    const timestamp = Math.floor(Date.now() / 1000);
     if (webhookSecret) {
       Object.assign(
         headers,

@@ -7,67 +7,50 @@ import * as v from 'valibot';
 import { toMajor, toMajorText } from '../../protocol';
 import { createFaultPlan, FaultRuleSchema } from '../faults';
 import { failuresOf, json, readJsonBody, refusal } from '../responses';
-import { majorToMinor } from '../schemas';
+import { isHttpUrl, majorToMinor } from '../schemas';
 import type { PaymentRecord, PayoutRecord } from '../state';
 import type { RouteContext } from './payments';
 
-const UNKNOWN_FIELD = 'is not a field of this request';
-
-const ConfigRequest = v.strictObject(
-  {
-    webhookUrl: v.optional(
-      v.nullable(
-        v.pipe(
-          v.string(),
-          v.url('must be an absolute URL'),
-          v.check(
-            (url) => /^https?:$/.test(new URL(url).protocol),
-            'must be an http: or https: URL',
-          ),
-        ),
+const ConfigRequest = v.strictObject({
+  webhookUrl: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.url('must be an absolute URL'),
+        v.check(isHttpUrl, 'must be an http: or https: URL'),
       ),
     ),
-    webhookSecret: v.optional(
-      v.nullable(
-        v.pipe(
-          v.string(),
-          v.regex(/^(whsec_)?[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_ followed by base64'),
-        ),
+  ),
+  webhookSecret: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.regex(/^(whsec_)?[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_ followed by base64'),
       ),
     ),
-    faults: v.optional(
-      v.pipe(v.array(FaultRuleSchema), v.maxLength(50, 'must hold at most 50 rules')),
-    ),
-    seed: v.optional(v.pipe(v.number(), v.integer('must be a whole number'))),
-  },
-  UNKNOWN_FIELD,
-);
+  ),
+  faults: v.optional(
+    v.pipe(v.array(FaultRuleSchema), v.maxLength(50, 'must hold at most 50 rules')),
+  ),
+  seed: v.optional(v.pipe(v.number(), v.integer('must be a whole number'))),
+});
 
-const TransferRequest = v.strictObject(
-  {
-    amount: v.optional(
-      v.pipe(v.number('must be a number'), v.finite(), v.gtValue(0, 'must be greater than 0')),
-    ),
-  },
-  UNKNOWN_FIELD,
-);
+const TransferRequest = v.strictObject({
+  amount: v.optional(
+    v.pipe(v.number('must be a number'), v.finite(), v.gtValue(0, 'must be greater than 0')),
+  ),
+});
 
-const BankRequest = v.strictObject(
-  { approve: v.boolean('is required and must be true or false') },
-  UNKNOWN_FIELD,
-);
+const BankRequest = v.strictObject({ approve: v.boolean('is required and must be true or false') });
 
-const ClockRequest = v.strictObject(
-  {
-    advanceSeconds: v.pipe(
-      v.number('is required and must be a number'),
-      v.finite(),
-      v.minValue(0, 'must not be negative: time only moves forward'),
-      v.maxValue(366 * 24 * 3600, 'must be at most a year'),
-    ),
-  },
-  UNKNOWN_FIELD,
-);
+const ClockRequest = v.strictObject({
+  advanceSeconds: v.pipe(
+    v.number('is required and must be a number'),
+    v.finite(),
+    v.minValue(0, 'must not be negative: time only moves forward'),
+    v.maxValue(366 * 24 * 3600, 'must be at most a year'),
+  ),
+});
 
 function badRequest(failures: readonly string[]): Response {
   return json(400, { error: 'invalid_request', failures });

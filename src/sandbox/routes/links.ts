@@ -72,8 +72,8 @@ export async function createPaymentLink({
     linkType: input.linkType === 0 ? 'OneTime' : 'Reusable',
     amountType: input.amountType === 0 ? 'static' : 'dynamic',
     currency: input.currencyCode,
-    // A dynamic link's amountInfo is only a suggestion; the payer chooses the amount.
-    amountMinor: input.amountType === 0 ? amountMinor : null,
+    // A dynamic link's amountInfo is kept as a suggestion; only a static one binds the payer.
+    amountMinor,
     createdAt: world.clock.now(),
     status: 'New',
   };

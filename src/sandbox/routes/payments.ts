@@ -131,7 +131,7 @@ function wireInitiation(record: PaymentRecord, baseUrl: string): WireInitiation 
           ? 'REQUIRE_BANK_AUTH'
           : 'PENDING',
     message,
-    bankAuthURL: null,
+    bankAuthURL: authUrl,
     paymentItem: {
       channel: record.channel,
       message,
@@ -178,7 +178,11 @@ export async function initiate({ world, request, baseUrl }: RouteContext): Promi
         `currency must be ${link.currency}, the currency of link "${alias}".`,
       ]);
     }
-    if (link.amountMinor !== null && link.amountMinor !== amountMinor.minor) {
+    if (
+      link.amountType === 'static' &&
+      link.amountMinor !== null &&
+      link.amountMinor !== amountMinor.minor
+    ) {
       return validationFailure([
         `amount must be ${toMajorText(link.amountMinor, link.currency)}, the fixed amount of link "${alias}".`,
       ]);

@@ -1,0 +1,381 @@
+// Faults on demand (POST /__sandbox/config { faults }): what a merchant's retry logic meets, and
+// whether the sandbox does, or does not, make the change behind each failure.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  call,
+  fundTransfer,
+  type Sandbox,
+  startSandbox,
+  startWebhookReceiver,
+  TRANSFER_INITIATION,
+  type WebhookReceiver,
+} from '../../helpers/sandbox';
+
+const INITIATE = '/api/payment/pay/initiate';
+const LIST = '/v1/api/transactions';
+const FUND_TRANSFER = '/payout/Disbursement/Payout/FundTransfer';
+const PAYMENT_METHODS = '/payout/Disbursement/Payout/PaymentMethods';
+const VALIDATE = '/api/payment/pay/validate';
+
+let sandbox: Sandbox;
+let receiver: WebhookReceiver;
+
+beforeEach(async () => {
+  receiver = await startWebhookReceiver();
+  sandbox = await startSandbox({ webhookUrl: receiver.url });
+});
+
+afterEach(async () => {
+  await sandbox.close();
+  await receiver.close();
+});
+
+async function configure(target: Sandbox, body: Record<string, unknown>): Promise<void> {
+  const answer = await call(target, 'POST', '/__sandbox/config', body);
+  expect(answer.status, answer.text).toBe(200);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the control's JSON as it came
+async function payments(): Promise<any[]> {
+  return (await call(sandbox, 'GET', '/__sandbox/payments')).body.payments;
+}
+
+async function advance(seconds: number): Promise<void> {
+  const answer = await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: seconds });
+  expect(answer.status).toBe(200);
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('operation faults', () => {
+  it('a scripted 500, 500 fails two initiations without creating anything; the third succeeds', async () => {
+    await configure(sandbox, {
+      faults: [
+        {
+          endpoint: 'initiate',
+          steps: [
+            { type: 'error', status: 500 },
+            { type: 'error', status: 500 },
+          ],
+        },
+      ],
+    });
+    const first = await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION);
+    const second = await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION);
+    expect(first.status).toBe(500);
+    expect(second.status).toBe(500);
+    expect(first.body.isSuccess).toBe(false);
+    expect(await payments()).toEqual([]);
+
+    const third = await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION);
+    expect(third.status).toBe(200);
+    const list = await payments();
+    expect(list).toHaveLength(1);
+    expect(list[0].reference).toBe(third.body.value.paymentItem.reference);
+    expect((await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).status).toBe(200);
+  });
+
+  it('a scripted error touches only its own operation', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'initiate', steps: [{ type: 'error', status: 503 }] }],
+    });
+    expect((await call(sandbox, 'GET', LIST)).status).toBe(200);
+    expect((await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).status).toBe(503);
+  });
+
+  it('rateLimit answers 429 with Retry-After and does nothing', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'initiate', steps: [{ type: 'rateLimit', retryAfterSeconds: 2 }] }],
+    });
+    const answer = await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION);
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get('retry-after')).toBe('2');
+    expect(await payments()).toEqual([]);
+  });
+
+  it('latency answers no sooner than the delay, and normally', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'transactions', steps: [{ type: 'latency', ms: 300 }] }],
+    });
+    const started = performance.now();
+    const answer = await call(sandbox, 'GET', LIST);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(295);
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe(true);
+    const quick = performance.now();
+    await call(sandbox, 'GET', LIST);
+    expect(performance.now() - quick).toBeLessThan(250);
+  });
+
+  it('drop cuts the connection (fetch rejects) and creates nothing', async () => {
+    await configure(sandbox, { faults: [{ endpoint: 'initiate', steps: [{ type: 'drop' }] }] });
+    await expect(call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).rejects.toThrow();
+    expect(await payments()).toEqual([]);
+    expect((await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).status).toBe(200);
+    expect(await payments()).toHaveLength(1);
+  });
+
+  it('drop on a fund transfer moves no money', async () => {
+    await configure(sandbox, { faults: [{ endpoint: 'fundTransfer', steps: [{ type: 'drop' }] }] });
+    await expect(call(sandbox, 'POST', FUND_TRANSFER, fundTransfer())).rejects.toThrow();
+    expect((await call(sandbox, 'GET', '/__sandbox/payouts')).body.payouts).toEqual([]);
+    const wallets = await call(sandbox, 'GET', '/__sandbox/wallets');
+    expect(wallets.body.wallets.NGN.balanceMinor).toBe(1_000_000_000);
+  });
+
+  it('malformed answers 200 with a body that is not JSON, and does nothing', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'initiate', steps: [{ type: 'malformed' }] }],
+    });
+    const answer = await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION);
+    expect(answer.status).toBe(200);
+    expect(answer.text).not.toBe('');
+    expect(() => JSON.parse(answer.text)).toThrow();
+    expect(await payments()).toEqual([]);
+  });
+
+  it('lostResponse on initiate makes the payment but the caller never hears of it', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'initiate', steps: [{ type: 'lostResponse' }] }],
+    });
+    await expect(call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).rejects.toThrow();
+    const list = await payments();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ channel: 'PayByTransfer', status: 'PENDING', currency: 'NGN' });
+  });
+
+  it('a "none" step is a gap in the script', async () => {
+    await configure(sandbox, {
+      faults: [
+        {
+          endpoint: 'transactions',
+          steps: [{ type: 'none' }, { type: 'error', status: 502 }],
+        },
+      ],
+    });
+    expect((await call(sandbox, 'GET', LIST)).status).toBe(200);
+    expect((await call(sandbox, 'GET', LIST)).status).toBe(502);
+    expect((await call(sandbox, 'GET', LIST)).status).toBe(200);
+  });
+
+  it('"*" applies to any operation, one step per call, then normal', async () => {
+    await configure(sandbox, {
+      faults: [
+        {
+          endpoint: '*',
+          steps: [
+            { type: 'error', status: 503 },
+            { type: 'error', status: 503 },
+          ],
+        },
+      ],
+    });
+    expect((await call(sandbox, 'GET', LIST)).status).toBe(503);
+    const requirements = await call(sandbox, 'POST', PAYMENT_METHODS, {
+      BeneficiaryCurrencyCode: 'NGN',
+      BeneficiaryBankCountryCode: 'NG',
+      CurrencyCode: 'NGN',
+      Amount: '150000',
+    });
+    expect(requirements.status).toBe(503);
+    const validate = await call(sandbox, 'POST', VALIDATE, {
+      amount: { currencyCode: 'NGN', amount: 100 },
+    });
+    expect(validate.status).toBe(200);
+  });
+
+  it('"*" strikes the operations but never the controls, so it can be switched off', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: '*', chance: 1, step: { type: 'error', status: 503 } }],
+    });
+    expect((await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).status).toBe(503);
+    expect((await call(sandbox, 'POST', FUND_TRANSFER, fundTransfer())).status).toBe(503);
+    expect((await call(sandbox, 'GET', '/__sandbox/payments')).status).toBe(200);
+    await configure(sandbox, { faults: [] });
+    expect((await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).status).toBe(200);
+  });
+});
+
+describe('chance-based faults', () => {
+  const rule = { endpoint: 'transactions', chance: 0.5, step: { type: 'error', status: 503 } };
+
+  async function outcomes(target: Sandbox, seed: number): Promise<number[]> {
+    await configure(target, { seed, faults: [rule] });
+    const statuses: number[] = [];
+    for (let index = 0; index < 20; index++)
+      statuses.push((await call(target, 'GET', LIST)).status);
+    return statuses;
+  }
+
+  it('replays the same outcomes for the same seed, in two sandboxes', async () => {
+    const other = await startSandbox();
+    try {
+      const a = await outcomes(sandbox, 424242);
+      const b = await outcomes(other, 424242);
+      expect(b).toEqual(a);
+      // It is a real mix, not all or nothing.
+      expect(a).toContain(200);
+      expect(a).toContain(503);
+      expect(new Set(a)).toEqual(new Set([200, 503]));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('replays from the top when the same seed is set again', async () => {
+    const first = await outcomes(sandbox, 7);
+    const again = await outcomes(sandbox, 7);
+    expect(again).toEqual(first);
+  });
+
+  it('draws a different sequence for a different seed', async () => {
+    const other = await startSandbox();
+    try {
+      const a = await outcomes(sandbox, 1);
+      const b = await outcomes(other, 2);
+      expect(b).not.toEqual(a);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('chance 0 never strikes and chance 1 always does', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'transactions', chance: 0, step: { type: 'error', status: 503 } }],
+    });
+    for (let index = 0; index < 5; index++)
+      expect((await call(sandbox, 'GET', LIST)).status).toBe(200);
+    await configure(sandbox, {
+      faults: [{ endpoint: 'transactions', chance: 1, step: { type: 'error', status: 503 } }],
+    });
+    for (let index = 0; index < 5; index++)
+      expect((await call(sandbox, 'GET', LIST)).status).toBe(503);
+  });
+});
+
+describe('webhook faults', () => {
+  async function payOut(): Promise<{ reference: string; tenantReference: string }> {
+    const body = fundTransfer();
+    const answer = await call(sandbox, 'POST', FUND_TRANSFER, body);
+    expect(answer.status).toBe(202);
+    return { reference: answer.body.value.reference, tenantReference: body.tenantReference };
+  }
+
+  it('duplicate delivers the same event twice with the same webhook-id', async () => {
+    await configure(sandbox, { faults: [{ endpoint: 'webhook', steps: [{ type: 'duplicate' }] }] });
+    const { reference } = await payOut();
+    await advance(2);
+    const [first, second] = await receiver.waitFor(2);
+    expect(first?.headers['webhook-id']).toBeDefined();
+    expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+    expect(second?.json.id).toBe(first?.json.id);
+    expect(second?.body).toBe(first?.body);
+    expect(first?.json.data.reference).toBe(reference);
+  });
+
+  it('delay holds the event back until the sandbox clock reaches it', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'webhook', steps: [{ type: 'delay', ms: 5000 }] }],
+    });
+    await payOut();
+    await advance(2); // settles; the webhook is now held for 5 s of sandbox time
+    await pause(300);
+    expect(receiver.received).toHaveLength(0);
+    await advance(5);
+    const [webhook] = await receiver.waitFor(1);
+    expect(webhook?.json.event).toBe('payout.success');
+  });
+
+  it('delay delivers late in real time too', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'webhook', steps: [{ type: 'delay', ms: 400 }] }],
+    });
+    await payOut();
+    await advance(2);
+    const settledAt = performance.now();
+    await receiver.waitFor(1);
+    expect(performance.now() - settledAt).toBeGreaterThanOrEqual(350);
+  });
+
+  it('outOfOrder holds an event until the next one has been sent', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'webhook', steps: [{ type: 'outOfOrder' }] }],
+    });
+    const first = await payOut();
+    const second = await payOut();
+    await advance(2);
+    const webhooks = await receiver.waitFor(2);
+    expect(webhooks.map((webhook) => webhook.json.data.tenantReference)).toEqual([
+      second.tenantReference,
+      first.tenantReference,
+    ]);
+  });
+});
+
+describe('webhook faults, held events', () => {
+  it('outOfOrder with no later event releases the held one when the hold runs out, not never', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'webhook', steps: [{ type: 'outOfOrder' }] }],
+    });
+    const body = fundTransfer();
+    expect((await call(sandbox, 'POST', FUND_TRANSFER, body)).status).toBe(202);
+    await advance(2);
+    await pause(200);
+    expect(receiver.received).toHaveLength(0);
+    await advance(10);
+    const [webhook] = await receiver.waitFor(1);
+    expect(webhook?.json.data.tenantReference).toBe(body.tenantReference);
+  });
+});
+
+describe('fault configuration', () => {
+  const good = {
+    seed: 5,
+    faults: [{ endpoint: 'transactions', steps: [{ type: 'rateLimit', retryAfterSeconds: 1 }] }],
+  };
+
+  it.each([
+    ['an unknown step type', [{ endpoint: 'initiate', steps: [{ type: 'explode' }] }]],
+    [
+      'an error with status 200',
+      [{ endpoint: 'initiate', steps: [{ type: 'error', status: 200 }] }],
+    ],
+    [
+      'an error with status 404',
+      [{ endpoint: 'initiate', steps: [{ type: 'error', status: 404 }] }],
+    ],
+    ['a rule with neither steps nor chance', [{ endpoint: 'initiate' }]],
+    ['a chance without a step', [{ endpoint: 'initiate', chance: 0.5 }]],
+    ['a chance above 1', [{ endpoint: 'initiate', chance: 2, step: { type: 'drop' } }]],
+    ['an unknown endpoint', [{ endpoint: 'refund', steps: [{ type: 'drop' }] }]],
+    ['a webhook step on an operation', [{ endpoint: 'initiate', steps: [{ type: 'duplicate' }] }]],
+    ['an operation step on webhooks', [{ endpoint: 'webhook', steps: [{ type: 'drop' }] }]],
+    ['a list that is not a list', { endpoint: 'initiate' }],
+  ])('refuses %s with 400 and keeps the config as it was', async (_, faults) => {
+    await configure(sandbox, good);
+    const before = await call(sandbox, 'GET', '/__sandbox/config');
+
+    const answer = await call(sandbox, 'POST', '/__sandbox/config', {
+      faults,
+      webhookUrl: 'http://127.0.0.1:9/elsewhere',
+    });
+    expect(answer.status).toBe(400);
+    expect(Array.isArray(answer.body.failures)).toBe(true);
+    expect(answer.body.failures.length).toBeGreaterThan(0);
+
+    const after = await call(sandbox, 'GET', '/__sandbox/config');
+    expect(after.body).toEqual(before.body);
+    expect(after.body.webhookUrl).toBe(receiver.url);
+    // The good rule's script was neither replaced nor restarted nor used up.
+    const list = await call(sandbox, 'GET', LIST);
+    expect(list.status).toBe(429);
+    expect((await call(sandbox, 'GET', LIST)).status).toBe(200);
+  });
+
+  it('shows the faults and seed it holds', async () => {
+    await configure(sandbox, good);
+    const config = await call(sandbox, 'GET', '/__sandbox/config');
+    expect(config.body).toMatchObject({ seed: 5, faults: good.faults });
+  });
+});
