@@ -1,6 +1,6 @@
 /**
- * Serves a (Request) => Response handler on Node's http server: the only place the sandbox
- * touches Node's own modules. A response marked "dropped" cuts the connection with no answer.
+ * Serves a (Request) => Response handler on Node's http server. The companion, the sandbox and
+ * the demo share it; their handlers themselves stay web-standard. A response marked "dropped" cuts the connection with no answer.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +32,12 @@ async function readBody(incoming: IncomingMessage): Promise<Buffer | 'too-large'
   return Buffer.concat(chunks);
 }
 
-export function toRequest(incoming: IncomingMessage, body: Buffer | undefined): Request {
+export function toRequest(
+  incoming: IncomingMessage,
+  body: Buffer | undefined,
+  signal?: AbortSignal,
+  url = incoming.url,
+): Request {
   const host = incoming.headers.host ?? 'localhost';
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
@@ -40,9 +45,10 @@ export function toRequest(incoming: IncomingMessage, body: Buffer | undefined): 
     else if (value !== undefined) headers.set(name, value);
   }
   const method = incoming.method ?? 'GET';
-  return new Request(new URL(incoming.url ?? '/', `http://${host}`), {
+  return new Request(new URL(url ?? '/', `http://${host}`), {
     method,
     headers,
+    ...(signal ? { signal } : {}),
     ...(body && method !== 'GET' && method !== 'HEAD' ? { body: new Uint8Array(body) } : {}),
   });
 }
@@ -60,6 +66,8 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
     return;
   }
   const reader = response.body.getReader();
+  // A client that leaves mid-stream cancels the body, so its producer can clean up.
+  outgoing.once('close', () => void reader.cancel().catch(() => {}));
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -71,36 +79,56 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
   }
 }
 
-export function serve(
+export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
+
+/**
+ * A Node `request` listener around a web-standard handler. The Request's signal aborts when the
+ * client goes away, so streams (Server-Sent Events) end and clean up.
+ */
+export function nodeListener(
   handler: (request: Request) => Promise<Response>,
-  options: ServeOptions = {},
-): Promise<RunningServer> {
-  const server = createServer(async (incoming, outgoing) => {
+  options: {
+    isDropped?: (response: Response) => boolean;
+    url?: (incoming: IncomingMessage) => string | undefined;
+  } = {},
+): NodeListener {
+  return async (incoming, outgoing) => {
+    const gone = new AbortController();
+    outgoing.on('close', () => gone.abort());
     try {
       const body = await readBody(incoming);
       if (body === 'too-large') {
         outgoing.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
         outgoing.end(
           JSON.stringify({
-            isSuccess: false,
-            message: 'The request body is too large.',
-            status: 413,
+            error: { code: 'body_too_large', message: 'The request body is too large.' },
           }),
         );
         return;
       }
-      const response = await handler(toRequest(incoming, body));
+      const response = await handler(
+        toRequest(incoming, body, gone.signal, options.url?.(incoming)),
+      );
       if (options.isDropped?.(response)) {
         incoming.socket.destroy();
         return;
       }
       await writeResponse(response, outgoing);
     } catch (error) {
+      if (gone.signal.aborted) return;
       console.error('paydrop: request failed', error);
       if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
       outgoing.end();
     }
-  });
+  };
+}
+
+export function serve(
+  handler: (request: Request) => Promise<Response>,
+  options: ServeOptions = {},
+): Promise<RunningServer> {
+  const listener = nodeListener(handler, options.isDropped ? { isDropped: options.isDropped } : {});
+  const server = createServer((incoming, outgoing) => void listener(incoming, outgoing));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {

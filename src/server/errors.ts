@@ -1,0 +1,124 @@
+/**
+ * What the companion answers the browser when something goes wrong: a stable machine-readable
+ * `code` the widget can act on, a message safe to show a developer, and a request id to find the
+ * server's log line. Provider internals (their messages, trace ids, URLs) never pass through.
+ */
+import {
+  ProviderConflictError,
+  ProviderError,
+  ProviderNotFoundError,
+  ProviderRateLimitError,
+  ProviderTimeoutError,
+  ProviderValidationError,
+} from '../protocol';
+
+/** Every `error.code` the companion can answer, with its HTTP status. */
+export const CHECKOUT_ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_json: 400,
+  unsupported_media_type: 415,
+  body_too_large: 413,
+  not_found: 404,
+  method_not_allowed: 405,
+  origin_not_allowed: 403,
+  cross_site_request: 403,
+  unauthorized: 401,
+  forbidden: 403,
+  order_not_found: 404,
+  link_not_supported: 400,
+  channel_unavailable: 409,
+  not_initiated: 409,
+  conflict: 409,
+  invalid: 422,
+  rate_limited: 429,
+  timeout: 504,
+  unavailable: 502,
+  internal: 500,
+} as const;
+
+export type CheckoutErrorCode = keyof typeof CHECKOUT_ERROR_STATUS;
+
+export interface CheckoutErrorOptions {
+  readonly cause?: unknown;
+  /** Field-level problems of a bad request, e.g. `["order must be a string"]`. */
+  readonly issues?: readonly string[];
+  readonly retryAfterSeconds?: number | undefined;
+}
+
+export class CheckoutError extends Error {
+  override readonly name = 'CheckoutError' as const;
+  readonly code: CheckoutErrorCode;
+  readonly status: number;
+  readonly issues: readonly string[] | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: CheckoutErrorCode, message: string, options: CheckoutErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = CHECKOUT_ERROR_STATUS[code];
+    this.issues = options.issues;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  /** The JSON answer for the browser. */
+  toResponse(requestId: string, headers: Headers = new Headers()): Response {
+    headers.set('content-type', 'application/json; charset=utf-8');
+    headers.set('cache-control', 'no-store');
+    headers.set('x-request-id', requestId);
+    if (this.retryAfterSeconds !== undefined)
+      headers.set('retry-after', String(this.retryAfterSeconds));
+    const body = {
+      error: {
+        code: this.code,
+        message: this.message,
+        requestId,
+        ...(this.issues ? { issues: this.issues } : {}),
+      },
+    };
+    return new Response(JSON.stringify(body), { status: this.status, headers });
+  }
+}
+
+/**
+ * Maps a provider failure to the code the widget acts on. The provider's own text stays in the
+ * server log (via `cause`), never in the answer.
+ */
+export function fromProviderError(error: ProviderError): CheckoutError {
+  const options = { cause: error };
+  if (error instanceof ProviderValidationError) {
+    return new CheckoutError('invalid', 'The provider refused the payment details.', options);
+  }
+  if (error instanceof ProviderConflictError) {
+    return new CheckoutError(
+      'conflict',
+      'The provider refused this step in the payment’s current state.',
+      options,
+    );
+  }
+  if (error instanceof ProviderNotFoundError) {
+    return new CheckoutError('not_found', 'The provider does not know this payment.', options);
+  }
+  if (error instanceof ProviderRateLimitError) {
+    return new CheckoutError('rate_limited', 'Too many requests; try again shortly.', {
+      ...options,
+      retryAfterSeconds: error.retryAfterSeconds ?? 1,
+    });
+  }
+  if (error instanceof ProviderTimeoutError) {
+    return new CheckoutError('timeout', 'The payment provider did not answer in time.', options);
+  }
+  return new CheckoutError(
+    'unavailable',
+    'The payment provider is unavailable; try again shortly.',
+    options,
+  );
+}
+
+/** Any thrown value as a CheckoutError; what we do not recognise is `internal`. */
+export function toCheckoutError(error: unknown): CheckoutError {
+  if (error instanceof CheckoutError) return error;
+  if (error instanceof ProviderError) return fromProviderError(error);
+  return new CheckoutError('internal', 'The checkout server failed unexpectedly.', {
+    cause: error,
+  });
+}

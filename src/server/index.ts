@@ -1,0 +1,32 @@
+// paydrop/server: the companion handler, its adapters, and the server-only provider client.
+// Never import this from browser code: it is where the secret key lives.
+
+export {
+  type CreatePaymentLinkInput,
+  type Customer,
+  createProviderClient,
+  type FundTransferInput,
+  type FundTransferOutcome,
+  type PayoutRequirementsInput,
+  type ProviderClient,
+  type ProviderClientOptions,
+} from '../provider/client';
+export { payoutMoves } from '../provider/payout-state';
+export {
+  generateWebhookSecret,
+  signWebhook,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '../provider/webhook-signature';
+export { toExpressMiddleware, toNodeListener } from './adapters';
+export { CHECKOUT_ERROR_STATUS, CheckoutError, type CheckoutErrorCode } from './errors';
+export { type CheckoutHandler, createCheckoutHandler } from './handler';
+export type {
+  CheckoutHandlerOptions,
+  CheckoutLogger,
+  PaymentOutcome,
+  PayoutOutcome,
+  ResolvedOrder,
+} from './options';
+export type { PaymentView } from './payments';
+export { type CheckoutStore, createMemoryStore, type StoredEvent } from './store';

@@ -1,0 +1,150 @@
+/**
+ * The companion's options, checked once at start-up: a missing key or provider URL is a clear
+ * error when the merchant's server boots, not a 500 when a customer pays.
+ */
+import { type Channel, isKnownCurrency, type Money, type PayoutStatus } from '../protocol';
+import { checkBaseUrl, checkSecretKey } from '../provider/transport';
+import type { CheckoutStore } from './store';
+
+/** What the merchant's server decided an order costs. */
+export interface ResolvedOrder {
+  /** In the currency's minor unit: 250050 is NGN 2,500.50. */
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly description: string;
+}
+
+/** A payment's final outcome, reported once per reference. */
+export interface PaymentOutcome {
+  readonly reference: string;
+  readonly status: 'SUCCESSFUL' | 'FAILED';
+  /** The order the checkout was for, or null for a payment link or an unknown reference. */
+  readonly orderId: string | null;
+  readonly linkAlias: string | null;
+  readonly channel: Channel | null;
+  /** What the provider reports was paid. */
+  readonly amount: Money;
+  /** False when the provider's amount differs from the one the merchant decided. */
+  readonly amountMatches: boolean;
+}
+
+/** A payout's move, reported once per state. */
+export interface PayoutOutcome {
+  readonly reference: string;
+  readonly tenantReference: string | null;
+  readonly status: PayoutStatus;
+  readonly previousStatus: PayoutStatus | null;
+}
+
+export interface CheckoutLogger {
+  warn(message: string, details?: Record<string, unknown>): void;
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+export interface CheckoutHandlerOptions {
+  /** The merchant's secret key; sent to the provider in X-Api and nowhere else. */
+  readonly secretKey: string;
+  /** The provider's `{base_url}` (or a sandbox's). Required. */
+  readonly baseUrl: string;
+  /** The provider's `{sandbox_base_url}` for the transaction list. Default: baseUrl. */
+  readonly listBaseUrl?: string | undefined;
+  /**
+   * Turns the order id the browser sends into the amount the merchant decided. Return null for
+   * an order that does not exist (or that this customer may not pay).
+   * @example resolveOrder: async (id) => { const order = await db.orders.find(id); return order && { amountMinor: order.totalMinor, currency: 'NGN', description: `Order ${id}` }; }
+   */
+  readonly resolveOrder: (
+    orderId: string,
+    request: Request,
+  ) => Promise<ResolvedOrder | null> | ResolvedOrder | null;
+  /** The same for a payment link's alias; without it, links are not accepted. */
+  readonly resolveLink?:
+    | ((alias: string, request: Request) => Promise<ResolvedOrder | null> | ResolvedOrder | null)
+    | undefined;
+  /** The path the handler is mounted at. Default `/api/checkout`. */
+  readonly basePath?: string | undefined;
+  /** The handler's public URL, e.g. https://shop.example/api/checkout. Default: from the request. */
+  readonly publicUrl?: string | undefined;
+  /** Page origins allowed to call from another origin, e.g. ['https://shop.example']. */
+  readonly allowedOrigins?: readonly string[] | undefined;
+  /** Webhook signing secrets (Standard Webhooks, `whsec_…`); several while rotating. */
+  readonly webhookSecrets?: readonly string[] | undefined;
+  /** Signs checkout tokens. Default: derived from secretKey, so every instance agrees. */
+  readonly tokenSecret?: string | undefined;
+  /** How long a checkout token lives, in seconds. Default 2 hours. */
+  readonly tokenTtlSeconds?: number | undefined;
+  readonly timeouts?: {
+    /** Deadline of one provider call, in ms. Default 10 000. */
+    readonly providerMs?: number | undefined;
+  };
+  readonly onPaymentOutcome?: ((outcome: PaymentOutcome) => Promise<void> | void) | undefined;
+  readonly onPayoutOutcome?: ((outcome: PayoutOutcome) => Promise<void> | void) | undefined;
+  /** Default: in memory. Supply a shared one when running several instances. */
+  readonly store?: CheckoutStore | undefined;
+  /** Default: console. Lines never hold the secret key. */
+  readonly logger?: CheckoutLogger | undefined;
+  /** For edge runtimes: keeps background work (webhook confirmation) alive past the response. */
+  readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
+  readonly fetch?: typeof fetch | undefined;
+}
+
+export function checkOptions(options: CheckoutHandlerOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('createCheckoutHandler needs an options object.');
+  }
+  checkSecretKey(options.secretKey);
+  checkBaseUrl('baseUrl', options.baseUrl);
+  if (options.listBaseUrl !== undefined) checkBaseUrl('listBaseUrl', options.listBaseUrl);
+  if (typeof options.resolveOrder !== 'function') {
+    throw new TypeError(
+      'resolveOrder is required: it turns an order id into the amount you decided.',
+    );
+  }
+  if (options.resolveLink !== undefined && typeof options.resolveLink !== 'function') {
+    throw new TypeError('resolveLink must be a function when given.');
+  }
+  if (options.basePath !== undefined && !/^\/[\w\-./]*$/.test(options.basePath)) {
+    throw new TypeError(`basePath must be a path starting with "/", not "${options.basePath}".`);
+  }
+  if (options.publicUrl !== undefined) checkBaseUrl('publicUrl', options.publicUrl);
+  for (const origin of options.allowedOrigins ?? []) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new TypeError(
+        `allowedOrigins holds "${origin}", which is not an origin such as https://shop.example.`,
+      );
+    }
+  }
+  const ttl = options.tokenTtlSeconds;
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 60 || ttl > 7 * 24 * 3600)) {
+    throw new TypeError('tokenTtlSeconds must be a whole number of seconds from 60 to 604800.');
+  }
+}
+
+/** The merchant's resolveOrder answer is checked like any other input: a bug there is not a charge. */
+export function checkResolvedOrder(value: unknown, what: string): ResolvedOrder {
+  const order = value as ResolvedOrder;
+  if (
+    typeof order !== 'object' ||
+    order === null ||
+    !Number.isSafeInteger(order.amountMinor) ||
+    order.amountMinor <= 0 ||
+    typeof order.currency !== 'string' ||
+    !isKnownCurrency(order.currency) ||
+    typeof order.description !== 'string'
+  ) {
+    throw new TypeError(
+      `${what} must return { amountMinor: a whole number above 0, currency: a supported ISO code, description: string } or null.`,
+    );
+  }
+  return {
+    amountMinor: order.amountMinor,
+    currency: order.currency,
+    description: order.description.slice(0, 200),
+  };
+}

@@ -1,0 +1,427 @@
+/**
+ * The companion's payment logic, apart from HTTP: start a checkout, initiate once, check
+ * authentication, finalize, report status, and turn a confirmed status into an outcome reported
+ * exactly once (to the merchant's hook and to every browser watching).
+ */
+import {
+  type Channel,
+  type Initiation,
+  type Money,
+  type PaymentStatus,
+  type PaymentStatusReport,
+  ProviderError,
+} from '../protocol';
+import type { ProviderClient } from '../provider/client';
+import { CheckoutError } from './errors';
+import {
+  type CheckoutHandlerOptions,
+  type CheckoutLogger,
+  checkResolvedOrder,
+  type PaymentOutcome,
+  type ResolvedOrder,
+} from './options';
+import type { InitiateInputValue } from './schemas';
+import type { CheckoutStore } from './store';
+import type { CheckoutClaims, TokenSigner } from './token';
+
+/** What the browser learns about its payment: never more than the customer needs. */
+export interface PaymentView {
+  readonly reference: string;
+  readonly channel: Channel;
+  readonly status: PaymentStatus;
+  readonly amount: Money;
+  readonly fees: Money;
+  readonly virtualAccount: {
+    readonly bank: string;
+    readonly accountNumber: string;
+    readonly accountName: string;
+    readonly note: string;
+    readonly expiresAt: string;
+  } | null;
+  readonly bankAuthUrl: string | null;
+  /** The server's clock when this was written, so the widget can correct the customer's. */
+  readonly serverTime: string;
+}
+
+/** What the store keeps per payment reference. */
+interface PaymentRecord {
+  readonly reference: string;
+  readonly orderId: string | null;
+  readonly linkAlias: string | null;
+  readonly channel: Channel;
+  readonly amount: Money;
+  readonly fees: Money;
+  readonly virtualAccount: PaymentView['virtualAccount'];
+  readonly bankAuthUrl: string | null;
+  readonly returnTo: string | null;
+  readonly createdAt: number;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+const STATUS_CACHE_MS = 1000;
+const RECHECK_DELAYS_MS = [1000, 2000, 4000, 8000];
+
+/** A URL from the provider is opened only if https:, or http: on this machine (the sandbox). */
+export function isSafeProviderUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
+export interface PaymentServiceDeps {
+  readonly options: CheckoutHandlerOptions;
+  readonly provider: ProviderClient;
+  readonly store: CheckoutStore;
+  readonly signer: TokenSigner;
+  readonly logger: CheckoutLogger;
+  readonly now: () => number;
+  /** Runs work after the response; failures are logged, never thrown. */
+  readonly background: (work: () => Promise<unknown>) => void;
+  readonly later: (delayMs: number, work: () => void) => void;
+}
+
+export function createPaymentService(deps: PaymentServiceDeps) {
+  const { options, provider, store, signer, logger, now } = deps;
+  const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
+  const statusCache = new Map<string, { at: number; report: Promise<PaymentStatusReport> }>();
+
+  function checkoutKey(claims: CheckoutClaims): string {
+    return claims.orderId !== null
+      ? `active:order:${claims.orderId}`
+      : `active:session:${claims.sid}`;
+  }
+
+  async function issueToken(claims: Omit<CheckoutClaims, 'exp'>): Promise<string> {
+    return signer.sign({
+      ...claims,
+      exp: Math.floor(now() / 1000) + tokenTtlSeconds,
+    } as CheckoutClaims);
+  }
+
+  async function record(reference: string): Promise<PaymentRecord | undefined> {
+    return (await store.get(`payment:${reference}`)) as PaymentRecord | undefined;
+  }
+
+  async function outcomeOf(reference: string): Promise<'SUCCESSFUL' | 'FAILED' | undefined> {
+    return (await store.get(`outcome:${reference}`)) as 'SUCCESSFUL' | 'FAILED' | undefined;
+  }
+
+  function view(payment: PaymentRecord, status: PaymentStatus): PaymentView {
+    return {
+      reference: payment.reference,
+      channel: payment.channel,
+      status,
+      amount: payment.amount,
+      fees: payment.fees,
+      virtualAccount: payment.virtualAccount,
+      bankAuthUrl: payment.bankAuthUrl,
+      serverTime: new Date(now()).toISOString(),
+    };
+  }
+
+  /** A payment that can be picked up again: not failed, and for a transfer not expired. */
+  async function resumable(reference: string): Promise<PaymentView | undefined> {
+    const payment = await record(reference);
+    if (!payment) return undefined;
+    const outcome = await outcomeOf(reference);
+    if (outcome === 'FAILED') return undefined;
+    const expiresAt = payment.virtualAccount
+      ? Date.parse(payment.virtualAccount.expiresAt)
+      : undefined;
+    if (!outcome && expiresAt !== undefined && expiresAt <= now()) return undefined;
+    return view(payment, outcome ?? 'PENDING');
+  }
+
+  /**
+   * Reports a final status once: to the merchant's hook, then to every browser watching. If the
+   * hook throws, the claim is released so the next confirmation tries again.
+   */
+  async function settle(report: PaymentStatusReport): Promise<void> {
+    const reference = report.paymentReference;
+    const status = report.paymentStatus;
+    if (status === 'PENDING') return;
+    if (!(await store.add(`outcome:${reference}`, status, 30 * DAY_MS))) return;
+    const payment = await record(reference);
+    const outcome: PaymentOutcome = {
+      reference,
+      status,
+      orderId: payment?.orderId ?? null,
+      linkAlias: payment?.linkAlias ?? null,
+      channel: payment?.channel ?? null,
+      amount: report.amount,
+      amountMatches:
+        payment === undefined ||
+        (payment.amount.amountMinor === report.amount.amountMinor &&
+          payment.amount.currency === report.amount.currency),
+    };
+    if (!outcome.amountMatches) {
+      logger.warn('paydrop: the provider reports a different amount than the merchant decided', {
+        reference,
+        expected: payment?.amount,
+        reported: report.amount,
+      });
+    }
+    try {
+      await options.onPaymentOutcome?.(outcome);
+    } catch (error) {
+      await store.delete(`outcome:${reference}`);
+      logger.error('paydrop: onPaymentOutcome failed; the outcome will be reported again', {
+        reference,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return;
+    }
+    await store.append(`events:${reference}`, { type: 'status', reference, status });
+  }
+
+  /** Status from the provider, one call per reference per second however many ask. */
+  function providerStatus(reference: string, fresh = false): Promise<PaymentStatusReport> {
+    const cached = statusCache.get(reference);
+    if (cached && !fresh && now() - cached.at < STATUS_CACHE_MS) return cached.report;
+    if (statusCache.size > 1000) {
+      for (const [key, entry] of statusCache)
+        if (now() - entry.at >= STATUS_CACHE_MS) statusCache.delete(key);
+    }
+    const report = provider.paymentStatus(reference);
+    statusCache.set(reference, { at: now(), report });
+    report.catch(() => statusCache.delete(reference));
+    return report;
+  }
+
+  /** Confirms with the status operation and settles a final answer. */
+  async function confirm(reference: string, fresh = false): Promise<PaymentStatus> {
+    const report = await providerStatus(reference, fresh);
+    await settle(report);
+    return report.paymentStatus;
+  }
+
+  /** After a webhook: confirm, and if the provider is not there yet, look again a few times. */
+  function confirmHint(reference: string, attempt = 0): void {
+    deps.background(async () => {
+      let status: PaymentStatus | undefined;
+      try {
+        status = await confirm(reference, attempt === 0);
+      } catch (error) {
+        logger.warn('paydrop: could not confirm a payment webhook with the status operation', {
+          reference,
+          error: error instanceof ProviderError ? error.name : String(error),
+        });
+      }
+      const delay = RECHECK_DELAYS_MS[attempt];
+      if (status !== 'SUCCESSFUL' && status !== 'FAILED' && delay !== undefined) {
+        deps.later(delay, () => confirmHint(reference, attempt + 1));
+      }
+    });
+  }
+
+  async function resolve(
+    kind: 'order' | 'link',
+    id: string,
+    request: Request,
+  ): Promise<ResolvedOrder> {
+    const resolver = kind === 'order' ? options.resolveOrder : options.resolveLink;
+    if (!resolver)
+      throw new CheckoutError('link_not_supported', 'This checkout does not take payment links.');
+    let resolved: unknown;
+    try {
+      resolved = await resolver(id, request);
+    } catch (error) {
+      throw new CheckoutError('internal', `The merchant's ${kind} lookup failed.`, {
+        cause: error,
+      });
+    }
+    if (resolved === null || resolved === undefined) {
+      throw new CheckoutError(
+        'order_not_found',
+        kind === 'order' ? 'There is no such order to pay.' : 'There is no such payment link.',
+      );
+    }
+    try {
+      return checkResolvedOrder(resolved, kind === 'order' ? 'resolveOrder' : 'resolveLink');
+    } catch (error) {
+      throw new CheckoutError(
+        'internal',
+        'The merchant’s order lookup returned something that is not an amount.',
+        { cause: error },
+      );
+    }
+  }
+
+  return {
+    /** Starts (or picks up again) the checkout of one order or payment link. */
+    async startSession(
+      input: { order?: string | undefined; link?: string | undefined },
+      origin: string | null,
+      request: Request,
+    ) {
+      const kind = input.order !== undefined ? 'order' : 'link';
+      const id = (input.order ?? input.link) as string;
+      const resolved = await resolve(kind, id, request);
+      const amount: Money = { amountMinor: resolved.amountMinor, currency: resolved.currency };
+      const validation = await provider.validateChannels(amount);
+      const claims: Omit<CheckoutClaims, 'exp'> = {
+        sid: crypto.randomUUID(),
+        orderId: kind === 'order' ? id : null,
+        linkAlias: kind === 'link' ? id : null,
+        amountMinor: amount.amountMinor,
+        currency: amount.currency,
+        description: resolved.description,
+        origin,
+      };
+      let payment: PaymentView | undefined;
+      if (kind === 'order') {
+        const active = (await store.get(`active:order:${id}`)) as string | undefined;
+        if (active) payment = await resumable(active);
+      }
+      const token = await issueToken(
+        payment ? { ...claims, reference: payment.reference, channel: payment.channel } : claims,
+      );
+      return {
+        token,
+        checkout: {
+          amount,
+          description: resolved.description,
+          channels: validation.isValid
+            ? validation.channels.map((channel) => ({
+                name: channel.name,
+                description: channel.description,
+              }))
+            : [],
+        },
+        payment: payment ?? null,
+      };
+    },
+
+    /** Initiates once per checkout and channel; a repeat gets the payment already made. */
+    async initiate(
+      claims: CheckoutClaims,
+      input: InitiateInputValue,
+      publicUrl: string,
+      allowedReturn: (url: string) => boolean,
+    ) {
+      const key = checkoutKey(claims);
+      const active = (await store.get(key)) as string | undefined;
+      if (active) {
+        const existing = await record(active);
+        const view = await resumable(active);
+        if (existing?.channel === input.channel && view) {
+          return {
+            token: await issueToken({ ...claims, reference: active, channel: input.channel }),
+            payment: view,
+          };
+        }
+      }
+      if (input.returnTo !== undefined && !allowedReturn(input.returnTo)) {
+        throw new CheckoutError(
+          'invalid_request',
+          'returnTo must be a page of an allowed origin.',
+          {
+            issues: ['returnTo must be on this site or an allowed origin'],
+          },
+        );
+      }
+      const lock = `initiating:${key}:${input.channel}`;
+      if (!(await store.add(lock, true, 30_000))) {
+        throw new CheckoutError(
+          'conflict',
+          'This payment is already being started; try again in a moment.',
+        );
+      }
+      let initiation: Initiation;
+      try {
+        initiation = await provider.initiatePayment({
+          channel: input.channel,
+          amount: { amountMinor: claims.amountMinor, currency: claims.currency },
+          linkAlias: claims.linkAlias ?? undefined,
+          customer: input.customer,
+          card: input.card,
+          ...(input.channel === 'PayByAccount'
+            ? { returnUrl: `${publicUrl}/return`, redirect: input.redirect ?? true }
+            : {}),
+        });
+      } finally {
+        await store.delete(lock);
+      }
+      if (initiation.bankAuthUrl !== null && !isSafeProviderUrl(initiation.bankAuthUrl)) {
+        logger.error('paydrop: refused a bank authorisation URL that is not https', {
+          reference: initiation.paymentReference,
+        });
+        throw new CheckoutError(
+          'unavailable',
+          'The provider sent a bank link that cannot be opened safely.',
+        );
+      }
+      if (input.channel === 'PayByAccount' && initiation.bankAuthUrl === null) {
+        throw new CheckoutError('unavailable', 'The provider sent no bank link for this payment.');
+      }
+      if (input.channel === 'PayByTransfer' && initiation.virtualAccount === null) {
+        throw new CheckoutError('unavailable', 'The provider sent no account to pay into.');
+      }
+      const payment: PaymentRecord = {
+        reference: initiation.paymentReference,
+        orderId: claims.orderId,
+        linkAlias: claims.linkAlias,
+        channel: input.channel,
+        amount: { amountMinor: claims.amountMinor, currency: claims.currency },
+        fees: initiation.fees,
+        virtualAccount: initiation.virtualAccount,
+        bankAuthUrl: initiation.bankAuthUrl,
+        returnTo: input.returnTo ?? null,
+        createdAt: now(),
+      };
+      await store.set(`payment:${payment.reference}`, payment, 30 * DAY_MS);
+      await store.set(key, payment.reference, 30 * DAY_MS);
+      return {
+        token: await issueToken({
+          ...claims,
+          reference: payment.reference,
+          channel: input.channel,
+        }),
+        payment: view(payment, 'PENDING'),
+      };
+    },
+
+    /** The authentication check; a challenge is kept for the challenge page to serve. */
+    async authenticate(reference: string, challengeUrl: string) {
+      const check = await provider.checkAuthentication(reference);
+      if (check.authenticationRequired && check.challengeHtml) {
+        await store.set(`challenge:${reference}`, check.challengeHtml, 15 * 60 * 1000);
+        return { authenticationRequired: true, challengeUrl };
+      }
+      return { authenticationRequired: false, challengeUrl: null };
+    },
+
+    async challengeHtml(reference: string): Promise<string | undefined> {
+      return (await store.get(`challenge:${reference}`)) as string | undefined;
+    },
+
+    async finalize(reference: string) {
+      const finalization = await provider.finalizePayment(reference);
+      if (finalization.status !== 'PENDING') await confirm(reference, true);
+      return { reference, status: (await outcomeOf(reference)) ?? finalization.status };
+    },
+
+    async status(reference: string) {
+      const known = await outcomeOf(reference);
+      return { reference, status: known ?? (await confirm(reference)) };
+    },
+
+    /** The page the bank sends the customer back to: where to go next, and a status check. */
+    async bankReturn(reference: string): Promise<{ returnTo: string | null }> {
+      const payment = await record(reference);
+      if (payment) confirmHint(reference);
+      return { returnTo: payment?.returnTo ?? null };
+    },
+
+    confirmHint,
+    record,
+    outcomeOf,
+  };
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;

@@ -1,0 +1,103 @@
+/**
+ * What the browser may send. Everything it sends is checked here (types, lengths, formats);
+ * unknown fields are dropped; an amount is never read from the browser at all.
+ */
+import * as v from 'valibot';
+import { CHANNELS, passesLuhn } from '../protocol';
+
+const Identifier = (max: number) =>
+  v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max, `must be at most ${max} characters`),
+    v.regex(/^[\w.:-]+$/, 'may hold only letters, digits and . _ : -'),
+  );
+
+export const SessionInput = v.pipe(
+  v.object({
+    order: v.optional(Identifier(128)),
+    link: v.optional(Identifier(64)),
+  }),
+  v.check(
+    (input) => (input.order === undefined) !== (input.link === undefined),
+    'send either "order" or "link", not both and not neither',
+  ),
+);
+
+const Name = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.maxLength(100, 'must be at most 100 characters'),
+);
+
+const Customer = v.object({
+  firstName: v.optional(Name),
+  lastName: v.optional(Name),
+  email: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.trim(),
+      v.maxLength(254, 'must be at most 254 characters'),
+      v.email('must be an email address'),
+    ),
+  ),
+  phone: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.trim(),
+      v.regex(/^\+?[\d\s()-]{5,32}$/, 'must be a phone number'),
+    ),
+  ),
+});
+
+const Card = v.object({
+  number: v.pipe(
+    v.string('must be a string'),
+    v.transform((number) => number.replace(/[\s-]/g, '')),
+    v.regex(/^\d{12,19}$/, 'must be 12 to 19 digits'),
+    v.check(passesLuhn, 'is not a valid card number'),
+  ),
+  expiryMonth: v.pipe(
+    v.number('must be a number'),
+    v.integer('must be a whole number'),
+    v.minValue(1, 'must be 1 to 12'),
+    v.maxValue(12, 'must be 1 to 12'),
+  ),
+  expiryYear: v.pipe(
+    v.number('must be a number'),
+    v.integer('must be a whole number'),
+    v.minValue(2000, 'must be a four-digit year'),
+    v.maxValue(2099, 'must be a four-digit year'),
+  ),
+  cvv: v.pipe(v.string('must be a string'), v.regex(/^\d{3,4}$/, 'must be 3 or 4 digits')),
+  holderName: v.pipe(Name, v.minLength(1, 'must not be empty')),
+});
+
+export const InitiateInput = v.pipe(
+  v.object({
+    channel: v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`),
+    customer: v.optional(Customer),
+    card: v.optional(Card),
+    /** The merchant page to come back to after a full-page bank redirect. */
+    returnTo: v.optional(
+      v.pipe(v.string('must be a string'), v.maxLength(2048), v.url('must be an absolute URL')),
+    ),
+    /** False when the bank opens in a popup: its page closes itself instead of redirecting. */
+    redirect: v.optional(v.boolean('must be true or false')),
+  }),
+  v.check(
+    (input) => (input.channel === 'Card') === (input.card !== undefined),
+    'card is required for Card, and only for Card',
+  ),
+);
+
+export type InitiateInputValue = v.InferOutput<typeof InitiateInput>;
+
+/** "field: message" texts for the `issues` of a 400. */
+export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): string[] {
+  return issues.slice(0, 10).map((issue) => {
+    const path = v.getDotPath(issue);
+    return path ? `${path} ${issue.message}` : issue.message;
+  });
+}

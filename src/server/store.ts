@@ -1,0 +1,114 @@
+/**
+ * Where the companion keeps what must outlive one request: which webhooks and outcomes it has
+ * already handled, each payment's order, and each payment's stream of status events for the
+ * browsers watching it. In memory by default; a merchant running several instances supplies a
+ * shared implementation (Redis and the like map onto these few calls directly).
+ */
+export interface StoredEvent {
+  /** Increasing within its stream; what a reconnecting browser sends as Last-Event-ID. */
+  readonly id: string;
+  readonly value: unknown;
+}
+
+export interface CheckoutStore {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown, ttlMs: number): Promise<void>;
+  /** Sets only when absent; true when this call set it: the basis of exactly-once. */
+  add(key: string, value: unknown, ttlMs: number): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** Appends to a stream and tells its subscribers; returns the new event's id. */
+  append(stream: string, value: unknown): Promise<string>;
+  /** The stream's events after `afterId` (all of them without one). */
+  read(stream: string, afterId?: string): Promise<StoredEvent[]>;
+  /** Calls `listener` for every event appended from now on; returns the unsubscribe. */
+  subscribe(stream: string, listener: (event: StoredEvent) => void): () => void;
+}
+
+export interface MemoryStoreOptions {
+  readonly now?: () => number;
+  /** Events kept per stream (oldest dropped first). Default 100. */
+  readonly maxEventsPerStream?: number;
+  /** How long an idle stream is kept, in ms. Default 24 hours. */
+  readonly streamTtlMs?: number;
+}
+
+/** The default store: one process, no timers (expiry is checked on access). */
+export function createMemoryStore(
+  options: MemoryStoreOptions = {},
+): CheckoutStore & { readonly size: () => number } {
+  const now = options.now ?? Date.now;
+  const maxEvents = options.maxEventsPerStream ?? 100;
+  const streamTtlMs = options.streamTtlMs ?? 24 * 3600 * 1000;
+  const values = new Map<string, { value: unknown; expiresAt: number }>();
+  const streams = new Map<string, { next: number; events: StoredEvent[]; expiresAt: number }>();
+  const listeners = new Map<string, Set<(event: StoredEvent) => void>>();
+
+  function sweep(): void {
+    const time = now();
+    for (const [key, entry] of values) if (entry.expiresAt <= time) values.delete(key);
+    for (const [key, stream] of streams)
+      if (stream.expiresAt <= time && !listeners.has(key)) streams.delete(key);
+  }
+  let writes = 0;
+  function maybeSweep(): void {
+    // An occasional sweep keeps memory bounded without a timer to leak.
+    if (++writes % 256 === 0) sweep();
+  }
+
+  function live(key: string) {
+    const entry = values.get(key);
+    if (entry && entry.expiresAt <= now()) {
+      values.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  return {
+    async get(key) {
+      return live(key)?.value;
+    },
+    async set(key, value, ttlMs) {
+      values.set(key, { value, expiresAt: now() + ttlMs });
+      maybeSweep();
+    },
+    async add(key, value, ttlMs) {
+      if (live(key)) return false;
+      values.set(key, { value, expiresAt: now() + ttlMs });
+      maybeSweep();
+      return true;
+    },
+    async delete(key) {
+      values.delete(key);
+    },
+    async append(name, value) {
+      const stream = streams.get(name) ?? { next: 1, events: [], expiresAt: 0 };
+      streams.set(name, stream);
+      const event: StoredEvent = { id: String(stream.next++), value };
+      stream.events.push(event);
+      if (stream.events.length > maxEvents) stream.events.shift();
+      stream.expiresAt = now() + streamTtlMs;
+      for (const listener of listeners.get(name) ?? []) listener(event);
+      maybeSweep();
+      return event.id;
+    },
+    async read(name, afterId) {
+      const events = streams.get(name)?.events ?? [];
+      if (afterId === undefined) return events.slice();
+      const after = Number(afterId);
+      return Number.isFinite(after)
+        ? events.filter((event) => Number(event.id) > after)
+        : events.slice();
+    },
+    subscribe(name, listener) {
+      const set = listeners.get(name) ?? new Set();
+      listeners.set(name, set);
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) listeners.delete(name);
+      };
+    },
+    size: () => values.size + streams.size + listeners.size,
+  };
+}

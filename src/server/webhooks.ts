@@ -1,0 +1,164 @@
+/**
+ * The provider's webhooks: read with a size cap, signature checked when secrets are configured,
+ * answered at once, then confirmed in the background. A webhook is a hint, never proof: a payment
+ * is confirmed with the status operation, a payout with the transaction list, before anything
+ * is reported. Duplicates and replays are dropped by event id and by event and reference.
+ */
+import {
+  normalizePayoutStatus,
+  type PayoutStatus,
+  parseWebhookEvent,
+  type WebhookEvent,
+} from '../protocol';
+import type { ProviderClient } from '../provider/client';
+import { payoutMoves } from '../provider/payout-state';
+import { verifyWebhook, WebhookVerificationError } from '../provider/webhook-signature';
+import type { CheckoutHandlerOptions, CheckoutLogger } from './options';
+import type { PaymentService } from './payments';
+import type { CheckoutStore } from './store';
+
+const MAX_WEBHOOK_BYTES = 64 * 1024;
+const DEDUPE_MS = 7 * 24 * 3600 * 1000;
+
+export interface WebhookReceiverDeps {
+  readonly options: CheckoutHandlerOptions;
+  readonly provider: ProviderClient;
+  readonly payments: PaymentService;
+  readonly store: CheckoutStore;
+  readonly logger: CheckoutLogger;
+  readonly background: (work: () => Promise<unknown>) => void;
+}
+
+function answer(status: number, body: Record<string, unknown>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
+}
+
+/** Reads at most `limit` bytes; undefined when the body is larger. */
+export async function readCapped(request: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) return undefined;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+export function createWebhookReceiver(deps: WebhookReceiverDeps) {
+  const { options, provider, payments, store, logger } = deps;
+
+  /** Finds a payout in the transaction list, newest pages first (payouts are recent). */
+  async function confirmedPayoutStatus(reference: string): Promise<PayoutStatus | undefined> {
+    const first = await provider.transactionPage(1, 100);
+    const pages = [1];
+    for (let page = first.meta.pageCount; page > 1 && pages.length < 10; page--) pages.push(page);
+    for (const page of pages.sort((a, b) => b - a)) {
+      const result = page === 1 ? first : await provider.transactionPage(page, 100);
+      const item = result.items.find(
+        (entry) => entry.id === reference || entry.raw.reference === reference,
+      );
+      if (item) return normalizePayoutStatus(item.status);
+    }
+    return undefined;
+  }
+
+  async function handlePayout(event: WebhookEvent): Promise<void> {
+    const confirmed = await confirmedPayoutStatus(event.reference);
+    if (!confirmed) {
+      logger.warn('paydrop: a payout webhook names a payout the provider does not list; ignored', {
+        reference: event.reference,
+        event: event.event,
+      });
+      return;
+    }
+    const known =
+      ((await store.get(`payout:${event.reference}`)) as PayoutStatus | undefined) ?? null;
+    let previous = known;
+    for (const status of payoutMoves(known, confirmed)) {
+      if (
+        !(await store.add(
+          `payout-outcome:${event.reference}:${status}`,
+          true,
+          90 * 24 * 3600 * 1000,
+        ))
+      ) {
+        previous = status;
+        continue;
+      }
+      try {
+        await options.onPayoutOutcome?.({
+          reference: event.reference,
+          tenantReference: event.tenantReference,
+          status,
+          previousStatus: previous,
+        });
+      } catch (error) {
+        await store.delete(`payout-outcome:${event.reference}:${status}`);
+        logger.error(
+          'paydrop: onPayoutOutcome failed; it will be called again on the next webhook',
+          {
+            reference: event.reference,
+            error: error instanceof Error ? error.message : String(error),
+          },
+        );
+        return;
+      }
+      await store.set(`payout:${event.reference}`, status, 90 * 24 * 3600 * 1000);
+      previous = status;
+    }
+  }
+
+  return async function receiveWebhook(request: Request): Promise<Response> {
+    const body = await readCapped(request, MAX_WEBHOOK_BYTES);
+    if (body === undefined) return answer(413, { error: 'body_too_large' });
+    const secrets = options.webhookSecrets ?? [];
+    if (secrets.length > 0) {
+      try {
+        await verifyWebhook({ headers: request.headers, body, secrets });
+      } catch (error) {
+        if (!(error instanceof WebhookVerificationError)) throw error;
+        logger.warn('paydrop: refused a webhook with a bad signature', { reason: error.reason });
+        return answer(401, { error: 'invalid_signature', reason: error.reason });
+      }
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return answer(400, { error: 'invalid_json' });
+    }
+    const event = parseWebhookEvent(json);
+    // Acknowledge what is not ours so the provider stops retrying it; there is nothing to do.
+    if (!event) return answer(200, { received: true, ignored: true });
+    const id = event.id ?? request.headers.get('webhook-id');
+    const firstById = id === null ? true : await store.add(`webhook:${id}`, true, DEDUPE_MS);
+    if (!firstById) return answer(200, { received: true, duplicate: true });
+
+    if (event.event.startsWith('payment.')) {
+      const outcome = await payments.outcomeOf(event.reference);
+      if (!outcome) payments.confirmHint(event.reference);
+    } else {
+      deps.background(() => handlePayout(event));
+    }
+    return answer(200, { received: true });
+  };
+}
