@@ -1,0 +1,152 @@
+/**
+ * A companion (createCheckoutHandler) served over HTTP on loopback in front of a real sandbox,
+ * with the sandbox's webhooks pointed at it: the whole server side, as a merchant runs it.
+ */
+import { serve } from '../../src/node/serve';
+import {
+  type CheckoutHandler,
+  type CheckoutHandlerOptions,
+  createCheckoutHandler,
+  type PaymentOutcome,
+  type PayoutOutcome,
+} from '../../src/server';
+import { type Sandbox, startSandbox } from './sandbox';
+
+export const ORDERS: Record<
+  string,
+  { amountMinor: number; currency: string; description: string }
+> = {
+  'order-ngn': { amountMinor: 2_500_050, currency: 'NGN', description: 'Adire tote bag' },
+  'order-gbp': { amountMinor: 4_999, currency: 'GBP', description: 'Merino scarf' },
+  'order-usd': { amountMinor: 1_800, currency: 'USD', description: 'Enamel mug' },
+};
+
+export interface CompanionRig {
+  readonly sandbox: Sandbox;
+  readonly handler: CheckoutHandler;
+  /** e.g. http://127.0.0.1:5123/api/checkout */
+  readonly url: string;
+  readonly origin: string;
+  readonly paymentOutcomes: PaymentOutcome[];
+  readonly payoutOutcomes: PayoutOutcome[];
+  /** Every line the companion logged, to prove the key is never in one. */
+  readonly logLines: string[];
+  /** Every call the companion made to the provider: method and path. */
+  readonly providerCalls: Array<{ method: string; path: string }>;
+  close(): Promise<void>;
+}
+
+export async function startCompanion(
+  overrides: Partial<CheckoutHandlerOptions> = {},
+  sandboxOptions: Parameters<typeof startSandbox>[0] = {},
+): Promise<CompanionRig> {
+  const sandbox = await startSandbox(sandboxOptions);
+  const paymentOutcomes: PaymentOutcome[] = [];
+  const payoutOutcomes: PayoutOutcome[] = [];
+  const logLines: string[] = [];
+  const providerCalls: Array<{ method: string; path: string }> = [];
+  let handler: CheckoutHandler | undefined;
+  const running = await serve((request) => {
+    if (!handler) return Promise.resolve(new Response('starting', { status: 503 }));
+    return handler(request);
+  });
+  const countingFetch: typeof fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    providerCalls.push({ method: init?.method ?? 'GET', path: url.pathname + url.search });
+    return fetch(input, init);
+  };
+  handler = createCheckoutHandler({
+    secretKey: sandbox.secretKey,
+    baseUrl: sandbox.url,
+    // 'order-ngn:42' is order 42 of the NGN kind: each test can use orders of its own.
+    resolveOrder: (id) => ORDERS[id.split(':')[0] ?? ''] ?? null,
+    onPaymentOutcome: (outcome) => {
+      paymentOutcomes.push(outcome);
+    },
+    onPayoutOutcome: (outcome) => {
+      payoutOutcomes.push(outcome);
+    },
+    logger: {
+      warn: (message, details) => logLines.push(`warn ${message} ${JSON.stringify(details ?? {})}`),
+      error: (message, details) =>
+        logLines.push(`error ${message} ${JSON.stringify(details ?? {})}`),
+    },
+    fetch: countingFetch,
+    ...overrides,
+  });
+  const url = `${running.url}/api/checkout`;
+  await sandbox.request('POST', '/__sandbox/config', { webhookUrl: `${url}/webhooks` });
+  return {
+    sandbox,
+    handler,
+    url,
+    origin: running.url,
+    paymentOutcomes,
+    payoutOutcomes,
+    logLines,
+    providerCalls,
+    async close() {
+      handler?.close();
+      await running.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** A call to the companion as the widget makes it (JSON, optional bearer token). */
+export async function companionCall(
+  rig: CompanionRig,
+  method: string,
+  path: string,
+  options: {
+    body?: unknown;
+    token?: string;
+    headers?: Record<string, string>;
+    rawBody?: string;
+  } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back
+): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined || options.rawBody !== undefined)
+    headers['content-type'] ??= 'application/json';
+  const response = await fetch(rig.url + path, {
+    method,
+    headers,
+    ...(options.rawBody !== undefined
+      ? { body: options.rawBody }
+      : options.body !== undefined
+        ? { body: JSON.stringify(options.body) }
+        : {}),
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+/** Session then initiation: a token bound to a fresh payment of `channel`. */
+export async function startPayment(
+  rig: CompanionRig,
+  order: string,
+  channel: 'PayByTransfer' | 'PayByAccount' | 'Card',
+  extra: Record<string, unknown> = {},
+) {
+  const session = await companionCall(rig, 'POST', '/session', { body: { order } });
+  if (session.status !== 200) throw new Error(`session failed: ${session.text}`);
+  const initiated = await companionCall(rig, 'POST', '/initiate', {
+    token: session.body.token,
+    body: { channel, ...extra },
+  });
+  if (initiated.status !== 200) throw new Error(`initiate failed: ${initiated.text}`);
+  return {
+    session: session.body,
+    token: initiated.body.token as string,
+    payment: initiated.body.payment,
+  };
+}
