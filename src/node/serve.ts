@@ -65,6 +65,12 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
     outgoing.end();
     return;
   }
+  // Most answers are small JSON: one write is cheaper than pumping a stream. Event streams and
+  // anything without a known end are pumped as they come.
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    outgoing.end(new Uint8Array(await response.arrayBuffer()));
+    return;
+  }
   const reader = response.body.getReader();
   // A client that leaves mid-stream cancels the body, so its producer can clean up.
   outgoing.once('close', () => void reader.cancel().catch(() => {}));
@@ -96,7 +102,8 @@ export function nodeListener(
     const gone = new AbortController();
     outgoing.on('close', () => gone.abort());
     try {
-      const body = await readBody(incoming);
+      const bodyless = incoming.method === 'GET' || incoming.method === 'HEAD';
+      const body = bodyless ? undefined : await readBody(incoming);
       if (body === 'too-large') {
         outgoing.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
         outgoing.end(

@@ -193,7 +193,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   }
 
   async function claimsOf(request: Request, url: URL): Promise<CheckoutClaims> {
-    const check = await signer.verify(tokenOf(request, url), Math.floor(Date.now() / 1000));
+    const check = signer.verify(tokenOf(request, url), Math.floor(Date.now() / 1000));
     if (!check.ok) {
       throw new CheckoutError(
         'unauthorized',

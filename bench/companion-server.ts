@@ -1,0 +1,19 @@
+/**
+ * The companion alone in its own process for the benchmark, as on a merchant's server: it talks
+ * to the sandbox (another process) at SANDBOX_URL and prints its URL once listening.
+ */
+import { serve } from '../src/node/serve';
+import { createCheckoutHandler } from '../src/server';
+
+const checkout = createCheckoutHandler({
+  secretKey: process.env.SANDBOX_SECRET_KEY ?? '',
+  baseUrl: process.env.SANDBOX_URL ?? '',
+  resolveOrder: () => ({ amountMinor: 250_050, currency: 'NGN', description: 'bench' }),
+  logger: { warn: () => {}, error: console.error },
+});
+const running = await serve(checkout);
+console.log(`listening on ${running.url}`);
+process.on('SIGTERM', () => {
+  checkout.close();
+  void running.close().then(() => process.exit(0));
+});
