@@ -137,6 +137,22 @@ export function createProviderClient(
 ) {
   const provider = transport ?? createProviderTransport(options);
 
+  /** Endpoint 9, one page. */
+  async function transactionPage(page = 1, perPage = 20): Promise<TransactionPage> {
+    if (!Number.isInteger(page) || page < 1)
+      throw new TypeError('page must be a whole number from 1.');
+    if (!Number.isInteger(perPage) || perPage < 1) {
+      throw new TypeError('perPage must be a whole number from 1.');
+    }
+    const answer = await provider.send({
+      operation: 'transactions',
+      method: 'GET',
+      path: `${PATHS.transactions}?page=${page}&perPage=${Math.min(perPage, 100)}`,
+      retry: 'safe',
+    });
+    return parseTransactionPage(answer);
+  }
+
   return {
     /** Endpoint 2: which channels take this amount. */
     async validateChannels(
@@ -338,20 +354,7 @@ export function createProviderClient(
       }
     },
 
-    /** Endpoint 9, one page. */
-    async transactionPage(page = 1, perPage = 20): Promise<TransactionPage> {
-      if (!Number.isInteger(page) || page < 1)
-        throw new TypeError('page must be a whole number from 1.');
-      if (!Number.isInteger(perPage) || perPage < 1)
-        throw new TypeError('perPage must be a whole number from 1.');
-      const answer = await provider.send({
-        operation: 'transactions',
-        method: 'GET',
-        path: `${PATHS.transactions}?page=${page}&perPage=${Math.min(perPage, 100)}`,
-        retry: 'safe',
-      });
-      return parseTransactionPage(answer);
-    },
+    transactionPage,
 
     /**
      * Every transaction, page after page until `meta` says the last one; `perPage` is capped at
@@ -361,7 +364,7 @@ export function createProviderClient(
     async *transactions(options: { perPage?: number } = {}): AsyncGenerator<TransactionListItem> {
       const perPage = Math.min(100, options.perPage ?? 100);
       for (let page = 1; ; page++) {
-        const result = await this.transactionPage(page, perPage);
+        const result = await transactionPage(page, perPage);
         yield* result.items;
         if (result.isLastPage || result.items.length === 0) return;
       }

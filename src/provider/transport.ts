@@ -83,6 +83,21 @@ export function checkSecretKey(value: unknown): string {
   return value;
 }
 
+/**
+ * A provider that quotes the request back (some echo headers in their errors) must not carry the
+ * key into an error message or a log: every string in the answer loses it here.
+ */
+function redact(value: unknown, secret: string): unknown {
+  if (typeof value === 'string') return value.split(secret).join('[redacted]');
+  if (Array.isArray(value)) return value.map((item) => redact(item, secret));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, redact(inner, secret)]),
+    );
+  }
+  return value;
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createProviderTransport(options: ProviderTransportOptions): ProviderTransport {
@@ -95,6 +110,12 @@ export function createProviderTransport(options: ProviderTransportOptions): Prov
   const attempts = Math.max(1, options.attempts ?? 3);
   const backoffMs = options.backoffMs ?? 200;
   const maxBackoffMs = options.maxBackoffMs ?? 5000;
+
+  function withoutSecret(answer: ProviderAnswer): ProviderAnswer {
+    if (answer.body === undefined || !JSON.stringify(answer.body).includes(secretKey))
+      return answer;
+    return { ...answer, body: redact(answer.body, secretKey) };
+  }
 
   async function attempt(call: ProviderCall, request: FailedRequest): Promise<ProviderAnswer> {
     const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? 10_000;
@@ -111,7 +132,7 @@ export function createProviderTransport(options: ProviderTransportOptions): Prov
         ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
         signal: controller.signal,
       });
-      return await readAnswer(response, request);
+      return withoutSecret(await readAnswer(response, request));
     } catch (cause) {
       if (cause instanceof ProviderError) throw cause;
       // The cause is dropped on purpose: fetch errors can quote the request, headers included.

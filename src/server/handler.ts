@@ -125,6 +125,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     store,
     logger,
     background,
+    later,
   });
 
   function publicUrlOf(request: Request): string {

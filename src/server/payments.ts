@@ -60,6 +60,7 @@ interface PaymentRecord {
 const DAY_MS = 24 * 3600 * 1000;
 const STATUS_CACHE_MS = 1000;
 const RECHECK_DELAYS_MS = [1000, 2000, 4000, 8000];
+const HOOK_RETRY_MS = [5_000, 30_000, 120_000];
 
 /** A URL from the provider is opened only if https:, or http: on this machine (the sandbox). */
 export function isSafeProviderUrl(text: string): boolean {
@@ -89,6 +90,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   const { options, provider, store, signer, logger, now } = deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
   const statusCache = new Map<string, { at: number; report: Promise<PaymentStatusReport> }>();
+  const hookFailures = new Map<string, number>();
 
   function checkoutKey(claims: CheckoutClaims): string {
     return claims.orderId !== null
@@ -170,12 +172,19 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       await options.onPaymentOutcome?.(outcome);
     } catch (error) {
       await store.delete(`outcome:${reference}`);
+      const failures = (hookFailures.get(reference) ?? 0) + 1;
+      hookFailures.set(reference, failures);
+      const retryIn = HOOK_RETRY_MS[failures - 1];
       logger.error('paydrop: onPaymentOutcome failed; the outcome will be reported again', {
         reference,
+        retryInMs: retryIn ?? null,
         error: error instanceof Error ? error.message : String(error),
       });
+      // Offered again by the next webhook or status check, and meanwhile on a timer.
+      if (retryIn !== undefined) deps.later(retryIn, () => confirmHint(reference));
       return;
     }
+    hookFailures.delete(reference);
     await store.append(`events:${reference}`, { type: 'status', reference, status });
   }
 

@@ -8,6 +8,7 @@ import {
   normalizePayoutStatus,
   type PayoutStatus,
   parseWebhookEvent,
+  type TransactionListItem,
   type WebhookEvent,
 } from '../protocol';
 import type { ProviderClient } from '../provider/client';
@@ -18,7 +19,12 @@ import type { PaymentService } from './payments';
 import type { CheckoutStore } from './store';
 
 const MAX_WEBHOOK_BYTES = 64 * 1024;
-const DEDUPE_MS = 7 * 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
+const DEDUPE_MS = 7 * DAY_MS;
+/** How far back (in pages of 100) a payout never seen before is looked for. */
+const MAX_SCANNED_PAGES = 500;
+/** When the merchant's hook fails, the outcome is offered again after this long, a few times. */
+const HOOK_RETRY_MS = [5_000, 30_000, 120_000];
 
 export interface WebhookReceiverDeps {
   readonly options: CheckoutHandlerOptions;
@@ -27,6 +33,7 @@ export interface WebhookReceiverDeps {
   readonly store: CheckoutStore;
   readonly logger: CheckoutLogger;
   readonly background: (work: () => Promise<unknown>) => void;
+  readonly later: (delayMs: number, work: () => void) => void;
 }
 
 function answer(status: number, body: Record<string, unknown>): Response {
@@ -66,22 +73,35 @@ export async function readCapped(request: Request, limit: number): Promise<strin
 export function createWebhookReceiver(deps: WebhookReceiverDeps) {
   const { options, provider, payments, store, logger } = deps;
 
-  /** Finds a payout in the transaction list, newest pages first (payouts are recent). */
+  /**
+   * Finds a payout in the transaction list. The list keeps creation order, so a payout's
+   * position never changes: once found it is remembered, and a reversal weeks later costs one
+   * page. The first time, pages are read newest first (payouts are recent).
+   */
   async function confirmedPayoutStatus(reference: string): Promise<PayoutStatus | undefined> {
-    const first = await provider.transactionPage(1, 100);
-    const pages = [1];
-    for (let page = first.meta.pageCount; page > 1 && pages.length < 10; page--) pages.push(page);
-    for (const page of pages.sort((a, b) => b - a)) {
-      const result = page === 1 ? first : await provider.transactionPage(page, 100);
-      const item = result.items.find(
-        (entry) => entry.id === reference || entry.raw.reference === reference,
-      );
+    const matches = (entry: TransactionListItem) =>
+      entry.id === reference || entry.raw.reference === reference;
+    const remembered = (await store.get(`payout-position:${reference}`)) as number | undefined;
+    if (remembered !== undefined) {
+      const page = await provider.transactionPage(Math.floor(remembered / 100) + 1, 100);
+      const item = page.items.find(matches);
       if (item) return normalizePayoutStatus(item.status);
+    }
+    const first = await provider.transactionPage(1, 100);
+    const lastPage = first.meta.pageCount;
+    for (let page = lastPage; page >= 1 && lastPage - page < MAX_SCANNED_PAGES; page--) {
+      const result = page === 1 ? first : await provider.transactionPage(page, 100);
+      const index = result.items.findIndex(matches);
+      const item = result.items[index];
+      if (item) {
+        await store.set(`payout-position:${reference}`, result.meta.skipped + index, 400 * DAY_MS);
+        return normalizePayoutStatus(item.status);
+      }
     }
     return undefined;
   }
 
-  async function handlePayout(event: WebhookEvent): Promise<void> {
+  async function handlePayout(event: WebhookEvent, attempt = 0): Promise<void> {
     const confirmed = await confirmedPayoutStatus(event.reference);
     if (!confirmed) {
       logger.warn('paydrop: a payout webhook names a payout the provider does not list; ignored', {
@@ -113,13 +133,15 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps) {
         });
       } catch (error) {
         await store.delete(`payout-outcome:${event.reference}:${status}`);
-        logger.error(
-          'paydrop: onPayoutOutcome failed; it will be called again on the next webhook',
-          {
-            reference: event.reference,
-            error: error instanceof Error ? error.message : String(error),
-          },
-        );
+        const retryIn = HOOK_RETRY_MS[attempt];
+        logger.error('paydrop: onPayoutOutcome failed; it will be called again', {
+          reference: event.reference,
+          retryInMs: retryIn ?? null,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        if (retryIn !== undefined) {
+          deps.later(retryIn, () => deps.background(() => handlePayout(event, attempt + 1)));
+        }
         return;
       }
       await store.set(`payout:${event.reference}`, status, 90 * 24 * 3600 * 1000);
