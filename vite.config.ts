@@ -1,8 +1,87 @@
-import { defineConfig } from 'vite';
+import { builtinModules } from 'node:module';
+import { defineConfig, type UserConfig } from 'vite';
 
-// The widget's builds (script tag and ES module) are added with the widget; until then Vite
-// serves the placeholder demo page during development.
-export default defineConfig({
-  root: '.',
-  server: { host: '127.0.0.1' },
+/**
+ * Three builds, by mode:
+ * - default: dist/paydrop.js, the script-tag bundle (IIFE, defines window.Paydrop), minified;
+ * - chunks: dist/paydrop-fr.js and the script tag's other lazily loaded parts;
+ * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`;
+ * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers.
+ */
+const jsx = { oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' } } } as const;
+
+const node = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+const dependencies = [/^valibot/, /^@noble\//, /^preact/, /^@preact\//];
+
+export default defineConfig(({ mode }): UserConfig => {
+  if (mode === 'esm') {
+    return {
+      ...jsx,
+      build: {
+        outDir: 'dist',
+        emptyOutDir: false,
+        target: 'es2022',
+        sourcemap: true,
+        minify: false,
+        lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'index.js' },
+        rolldownOptions: { external: dependencies },
+      },
+    };
+  }
+  if (mode === 'chunks') {
+    // The script tag's lazily loaded parts, as ES modules beside paydrop.js.
+    return {
+      ...jsx,
+      build: {
+        outDir: 'dist',
+        emptyOutDir: false,
+        target: 'es2022',
+        sourcemap: true,
+        lib: {
+          entry: { 'paydrop-fr': 'src/widget/messages/fr.ts' },
+          formats: ['es'],
+          fileName: (_format, name) => `${name}.js`,
+        },
+      },
+    };
+  }
+  if (mode === 'node') {
+    return {
+      build: {
+        outDir: 'dist',
+        emptyOutDir: false,
+        target: 'node20',
+        ssr: true,
+        sourcemap: true,
+        minify: false,
+        rolldownOptions: {
+          input: {
+            server: 'src/server/index.ts',
+            sandbox: 'src/sandbox/index.ts',
+            protocol: 'src/protocol/index.ts',
+            'sandbox-cli': 'src/sandbox/cli.ts',
+          },
+          output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+          external: [...node, ...dependencies],
+        },
+      },
+    };
+  }
+  return {
+    ...jsx,
+    // '#chunks' resolves to the loader that fetches lazy parts from beside the script.
+    resolve: { conditions: ['paydrop-script', 'browser', 'module', 'import', 'default'] },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: true,
+      lib: {
+        entry: 'src/embed.ts',
+        formats: ['iife'],
+        name: 'PaydropEmbed',
+        fileName: () => 'paydrop.js',
+      },
+    },
+  };
 });

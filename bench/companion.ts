@@ -44,7 +44,10 @@ async function throughput(calls: Array<() => Promise<Response>>): Promise<number
 }
 
 /** Starts a TypeScript entry in its own process and waits for the URL it prints. */
-function start(entry: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+function start(
+  entry: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -87,7 +90,8 @@ async function newPayment(index: number): Promise<{ token: string; reference: st
 }
 
 const payments: Array<{ token: string; reference: string }> = [];
-for (let index = 0; index < LATENCY_CALLS + THROUGHPUT_CALLS + 50; index++) payments.push(await newPayment(index));
+for (let index = 0; index < LATENCY_CALLS + THROUGHPUT_CALLS + 50; index++)
+  payments.push(await newPayment(index));
 
 const direct = (reference: string) => () =>
   fetch(`${sandbox.url}/api/payment/pay/status/${reference}`, { headers: { 'X-Api': secretKey } });
@@ -119,13 +123,16 @@ const c = row('through the companion', companionTimes);
 const added = { median: c.median - d.median, p99: c.p99 - d.p99 };
 const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
 console.log(`companion latency (GET /status, ${LATENCY_CALLS} sequential calls, loopback)`);
-for (const r of [d, c]) console.log(`  ${r.name.padEnd(22)} median ${fmt(r.median)}  p99 ${fmt(r.p99)}`);
+for (const r of [d, c])
+  console.log(`  ${r.name.padEnd(22)} median ${fmt(r.median)}  p99 ${fmt(r.p99)}`);
 console.log(
   `  added by the companion   median ${fmt(added.median)} (budget 1 ms)  p99 ${fmt(added.p99)} (budget 5 ms)  ratio ${(c.median / d.median).toFixed(2)}x`,
 );
 console.log(`companion throughput (${THROUGHPUT_CALLS} calls, ${CONCURRENCY} in flight)`);
 console.log(`  sandbox directly        ${directRate.toFixed(0)} calls/s`);
-console.log(`  through the companion   ${companionRate.toFixed(0)} calls/s  ratio ${(companionRate / directRate).toFixed(2)}`);
+console.log(
+  `  through the companion   ${companionRate.toFixed(0)} calls/s  ratio ${(companionRate / directRate).toFixed(2)}`,
+);
 const withinBudget = added.median < 1 && added.p99 < 5;
 console.log(`  ${withinBudget ? 'within budget' : 'OVER BUDGET'}`);
 

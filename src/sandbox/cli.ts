@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run sandbox`: the sandbox alone on PORT (default 4010), key from SANDBOX_SECRET_KEY.
  */

@@ -83,7 +83,7 @@ describe('npm start', () => {
       'null',
       '"x"',
       '{"order":1}',
-      '{"order":"' + 'x'.repeat(500) + '"}',
+      `{"order":"${'x'.repeat(500)}"}`,
       '\u0000',
     ];
     for (const body of junk) {

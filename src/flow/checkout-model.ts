@@ -1,0 +1,375 @@
+/**
+ * The checkout as a model of signals and actions, with no DOM and no fetch: the widget renders
+ * `step` and calls the actions; tests drive it with fake ports in Node. One union-typed `step`
+ * says where the customer is; everything else is derived from it.
+ */
+import { batch, computed, type ReadonlySignal, signal } from '@preact/signals-core';
+import type { Channel, Money } from '../protocol';
+import type { Clock } from './clock';
+import {
+  type ChannelChoice,
+  CompanionFailure,
+  type CompanionFailureCode,
+  type CompanionPort,
+  type CustomerDetails,
+  type PaymentStatus,
+  type PaymentView,
+} from './companion';
+
+/** What the merchant's page learns when the checkout ends. */
+export type CheckoutResult =
+  | { readonly status: 'succeeded'; readonly payment: PaymentSummary }
+  | {
+      readonly status: 'failed';
+      readonly error: CheckoutError;
+      readonly payment: PaymentSummary | null;
+    }
+  | { readonly status: 'pending'; readonly payment: PaymentSummary }
+  | { readonly status: 'cancelled' };
+
+export interface PaymentSummary {
+  readonly reference: string;
+  readonly channel: Channel;
+  readonly amount: Money;
+}
+
+/** Stable codes a merchant can branch on. */
+export type CheckoutErrorCode = 'payment_failed' | 'no_channels' | CompanionFailureCode;
+
+export interface CheckoutError {
+  readonly code: CheckoutErrorCode;
+  readonly message: string;
+}
+
+export type TransferPhase = 'awaiting' | 'confirming';
+
+export type CheckoutStep =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'choosing'; readonly channels: readonly ChannelChoice[] }
+  | { readonly kind: 'starting'; readonly channel: Channel }
+  | { readonly kind: 'transfer'; readonly payment: PaymentView; readonly phase: TransferPhase }
+  | { readonly kind: 'succeeded'; readonly payment: PaymentView }
+  | { readonly kind: 'failed'; readonly payment: PaymentView }
+  | { readonly kind: 'expired'; readonly payment: PaymentView }
+  | {
+      readonly kind: 'error';
+      readonly code: CheckoutErrorCode;
+      readonly message: string;
+      /** What "try again" repeats. */
+      readonly retry: 'session' | 'initiate';
+    };
+
+/** Milestones of the countdown worth announcing to a screen reader, in minutes left. */
+const MILESTONES = [10, 5, 1] as const;
+
+/** Status checks: every 2 s for the first minute, then every 10 s (DESIGN.md). */
+export function pollDelayMs(sinceStartMs: number): number {
+  return sinceStartMs < 60_000 ? 2000 : 10_000;
+}
+
+export interface CheckoutModelOptions {
+  readonly companion: CompanionPort;
+  readonly clock: Clock;
+  readonly target: { readonly order: string } | { readonly link: string };
+  readonly customer?: CustomerDetails | undefined;
+  /** Channels this build of the widget can take the customer through. */
+  readonly supportedChannels: readonly Channel[];
+  /** Every step change, for the merchant's onEvent. */
+  readonly onStep?: ((step: CheckoutStep) => void) | undefined;
+}
+
+function summary(payment: PaymentView): PaymentSummary {
+  return { reference: payment.reference, channel: payment.channel, amount: payment.amount };
+}
+
+export function createCheckoutModel(options: CheckoutModelOptions) {
+  const { companion, clock } = options;
+  const step = signal<CheckoutStep>({ kind: 'loading' });
+  const session = signal<{
+    token: string;
+    amount: Money;
+    description: string;
+    channels: readonly ChannelChoice[];
+  } | null>(null);
+  const outcome = signal<CheckoutResult | null>(null);
+  /** Server time minus monotonic time: serverNow = monotonic() + serverOffset. */
+  const serverOffset = signal<number | null>(null);
+  const tick = signal(0);
+  const milestone = signal<number | null>(null);
+
+  let paymentToken: string | null = null;
+  let watching: (() => void) | null = null;
+  let pollTimer: unknown = null;
+  let tickTimer: unknown = null;
+  let pollStartedAt = 0;
+  let disposed = false;
+  let generation = 0;
+
+  function go(next: CheckoutStep): void {
+    if (disposed) return;
+    step.value = next;
+    options.onStep?.(next);
+  }
+
+  function failWith(error: unknown, retry: 'session' | 'initiate'): void {
+    const failure =
+      error instanceof CompanionFailure
+        ? error
+        : new CompanionFailure('internal', error instanceof Error ? error.message : String(error));
+    go({ kind: 'error', code: failure.code, message: failure.message, retry });
+  }
+
+  function anchorServerTime(serverTime: number): void {
+    serverOffset.value = serverTime - clock.monotonic();
+  }
+
+  /** Milliseconds until the virtual account expires, on the server's clock; null when none. */
+  const msLeft = computed(() => {
+    void tick.value;
+    const current = step.value;
+    if (
+      current.kind !== 'transfer' ||
+      !current.payment.virtualAccount ||
+      serverOffset.value === null
+    )
+      return null;
+    return Math.max(
+      0,
+      current.payment.virtualAccount.expiresAt - (clock.monotonic() + serverOffset.value),
+    );
+  });
+
+  const secondsLeft = computed(() =>
+    msLeft.value === null ? null : Math.ceil(msLeft.value / 1000),
+  );
+
+  function stopWatching(): void {
+    watching?.();
+    watching = null;
+    if (pollTimer !== null) clock.clearTimeout(pollTimer);
+    pollTimer = null;
+    if (tickTimer !== null) clock.clearInterval(tickTimer);
+    tickTimer = null;
+  }
+
+  function settle(status: PaymentStatus): void {
+    const current = step.value;
+    if (current.kind !== 'transfer' || status === 'PENDING') return;
+    stopWatching();
+    const payment = { ...current.payment, status };
+    batch(() => {
+      if (status === 'SUCCESSFUL') {
+        outcome.value = { status: 'succeeded', payment: summary(payment) };
+        go({ kind: 'succeeded', payment });
+      } else {
+        outcome.value = {
+          status: 'failed',
+          error: { code: 'payment_failed', message: 'The payment did not go through.' },
+          payment: summary(payment),
+        };
+        go({ kind: 'failed', payment });
+      }
+    });
+  }
+
+  async function checkStatus(): Promise<void> {
+    if (!paymentToken) return;
+    const mine = generation;
+    try {
+      const answer = await companion.status(paymentToken);
+      if (mine !== generation) return;
+      if (answer.serverTime !== null) anchorServerTime(answer.serverTime);
+      settle(answer.status);
+    } catch {
+      // A failed check is not an outcome; the next one, or the push, will tell.
+    }
+  }
+
+  function schedulePoll(): void {
+    if (disposed || step.value.kind !== 'transfer') return;
+    const delay = pollDelayMs(clock.monotonic() - pollStartedAt);
+    pollTimer = clock.setTimeout(async () => {
+      pollTimer = null;
+      await checkStatus();
+      schedulePoll();
+    }, delay);
+  }
+
+  let previousLeft: number | null = null;
+
+  function onTick(): void {
+    tick.value++;
+    const left = msLeft.value;
+    if (left === null) return;
+    for (const mark of MILESTONES) {
+      const edge = mark * 60_000;
+      if (previousLeft !== null && previousLeft > edge && left <= edge) milestone.value = mark;
+    }
+    previousLeft = left;
+    if (left === 0) void expire();
+  }
+
+  /** The account's time is up: one last look, in case the money arrived at the last second. */
+  let expiring = false;
+  async function expire(): Promise<void> {
+    const current = step.value;
+    if (current.kind !== 'transfer' || expiring) return;
+    expiring = true;
+    await checkStatus().finally(() => {
+      expiring = false;
+    });
+    const after = step.value;
+    if (after.kind !== 'transfer') return;
+    stopWatching();
+    milestone.value = 0;
+    go({ kind: 'expired', payment: after.payment });
+  }
+
+  function showPayment(payment: PaymentView, token: string): void {
+    paymentToken = token;
+    generation++;
+    anchorServerTime(payment.serverTime);
+    if (payment.status !== 'PENDING') {
+      go({ kind: 'transfer', payment, phase: 'awaiting' });
+      settle(payment.status);
+      return;
+    }
+    if (payment.channel !== 'PayByTransfer') {
+      go({
+        kind: 'error',
+        code: 'no_channels',
+        message: `${payment.channel} is not available here yet.`,
+        retry: 'session',
+      });
+      return;
+    }
+    milestone.value = null;
+    previousLeft = null;
+    go({ kind: 'transfer', payment, phase: 'awaiting' });
+    stopWatching();
+    watching = companion.watch(token, settle);
+    pollStartedAt = clock.monotonic();
+    schedulePoll();
+    tickTimer = clock.setInterval(onTick, 1000);
+  }
+
+  async function initiate(channel: Channel): Promise<void> {
+    const current = session.value;
+    if (!current) return;
+    go({ kind: 'starting', channel });
+    try {
+      const { token, payment } = await companion.initiate(current.token, {
+        channel,
+        customer: options.customer,
+      });
+      showPayment(payment, token);
+    } catch (error) {
+      failWith(error, 'initiate');
+    }
+  }
+
+  let lastChannel: Channel | null = null;
+
+  async function start(): Promise<void> {
+    go({ kind: 'loading' });
+    try {
+      const answer = await companion.startSession(options.target);
+      const channels = answer.channels.filter((channel) =>
+        options.supportedChannels.includes(channel.name),
+      );
+      session.value = {
+        token: answer.token,
+        amount: answer.amount,
+        description: answer.description,
+        channels,
+      };
+      if (answer.payment) {
+        // The same order again: the payment already under way (or already paid) comes back.
+        showPayment(answer.payment, answer.token);
+        return;
+      }
+      if (channels.length === 0) {
+        go({
+          kind: 'error',
+          code: 'no_channels',
+          message: 'No payment method is available for this order.',
+          retry: 'session',
+        });
+      } else if (channels.length === 1 && channels[0]) {
+        lastChannel = channels[0].name;
+        await initiate(channels[0].name);
+      } else {
+        go({ kind: 'choosing', channels });
+      }
+    } catch (error) {
+      failWith(error, 'session');
+    }
+  }
+
+  return {
+    step: step as ReadonlySignal<CheckoutStep>,
+    session: session as ReadonlySignal<typeof session.value>,
+    outcome: outcome as ReadonlySignal<CheckoutResult | null>,
+    secondsLeft,
+    /** The last countdown milestone reached (minutes left; 0 at expiry), for the live region. */
+    milestone: milestone as ReadonlySignal<number | null>,
+    /** True while closing would leave a payment half-done. */
+    paymentUnderWay: computed(() => {
+      const kind = step.value.kind;
+      return kind === 'transfer' || kind === 'starting';
+    }),
+
+    start,
+
+    choose(channel: Channel): void {
+      if (step.value.kind !== 'choosing') return;
+      lastChannel = channel;
+      void initiate(channel);
+    },
+
+    /** "I've sent the money": confirming, never success, until the provider says so. */
+    sentMoney(): void {
+      const current = step.value;
+      if (current.kind !== 'transfer' || current.phase !== 'awaiting') return;
+      go({ ...current, phase: 'confirming' });
+      void checkStatus();
+    },
+
+    /** After expiry: a fresh account for the same order. */
+    newAccount(): void {
+      if (step.value.kind !== 'expired' || !session.value) return;
+      void initiate('PayByTransfer');
+    },
+
+    retry(): void {
+      const current = step.value;
+      if (current.kind !== 'error') return;
+      if (current.retry === 'initiate' && lastChannel && session.value) void initiate(lastChannel);
+      else void start();
+    },
+
+    /** The tab came back from sleep, or the clock may have jumped: check again now. */
+    resync(): void {
+      tick.value++;
+      void checkStatus();
+    },
+
+    /** What closing now means for the merchant. */
+    resultIfClosed(): CheckoutResult {
+      if (outcome.value) return outcome.value;
+      const current = step.value;
+      if (current.kind === 'transfer')
+        return { status: 'pending', payment: summary(current.payment) };
+      return { status: 'cancelled' };
+    },
+
+    /** Stops every timer and subscription; the model does nothing afterwards. */
+    dispose(): void {
+      stopWatching();
+      disposed = true;
+      generation++;
+    },
+  };
+}
+
+export type CheckoutModel = ReturnType<typeof createCheckoutModel>;

@@ -1,0 +1,221 @@
+/**
+ * What the widget asks of the companion, as a port the model is given (the real one speaks HTTP
+ * in src/widget/companion-http.ts; tests hand in fakes), and the checks every companion answer
+ * passes before the model trusts it: a malformed or hostile answer is refused, never rendered.
+ */
+import type { Channel, Money } from '../protocol';
+
+export type PaymentStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+
+export interface VirtualAccountView {
+  readonly bank: string;
+  readonly accountNumber: string;
+  readonly accountName: string;
+  readonly note: string;
+  /** Epoch ms on the server's clock. */
+  readonly expiresAt: number;
+}
+
+export interface PaymentView {
+  readonly reference: string;
+  readonly channel: Channel;
+  readonly status: PaymentStatus;
+  readonly amount: Money;
+  readonly fees: Money;
+  readonly virtualAccount: VirtualAccountView | null;
+  readonly bankAuthUrl: string | null;
+  /** Epoch ms on the server's clock when the answer was written. */
+  readonly serverTime: number;
+}
+
+export interface ChannelChoice {
+  readonly name: Channel;
+  readonly description: string | null;
+}
+
+export interface SessionView {
+  readonly token: string;
+  readonly amount: Money;
+  readonly description: string;
+  readonly channels: readonly ChannelChoice[];
+  readonly payment: PaymentView | null;
+}
+
+export interface CustomerDetails {
+  readonly firstName?: string;
+  readonly lastName?: string;
+  readonly email?: string;
+  readonly phone?: string;
+}
+
+/** The companion, as the model sees it. Every method rejects with a CompanionFailure. */
+export interface CompanionPort {
+  startSession(target: { order: string } | { link: string }): Promise<SessionView>;
+  initiate(
+    token: string,
+    request: { channel: Channel; customer?: CustomerDetails | undefined },
+  ): Promise<{ token: string; payment: PaymentView }>;
+  status(token: string): Promise<{ status: PaymentStatus; serverTime: number | null }>;
+  /** Pushes status changes until the returned function is called. */
+  watch(token: string, onStatus: (status: PaymentStatus) => void): () => void;
+}
+
+/** Why a call to the companion failed, as a stable code the model and the merchant act on. */
+export type CompanionFailureCode =
+  | 'network'
+  | 'bad_response'
+  | 'order_not_found'
+  | 'unauthorized'
+  | 'rate_limited'
+  | 'invalid'
+  | 'unavailable'
+  | 'timeout'
+  | 'conflict'
+  | 'internal';
+
+export class CompanionFailure extends Error {
+  override readonly name = 'CompanionFailure' as const;
+  constructor(
+    readonly code: CompanionFailureCode,
+    message: string,
+    readonly requestId: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+const CHANNEL_NAMES: readonly Channel[] = ['PayByTransfer', 'PayByAccount', 'Card'];
+const STATUSES: readonly PaymentStatus[] = ['PENDING', 'SUCCESSFUL', 'FAILED'];
+
+/**
+ * Checks are written out by hand rather than with a schema library: every kilobyte here is
+ * paid for by every customer, and these few shapes need a few lines each.
+ */
+function refuse(): never {
+  throw new CompanionFailure(
+    'bad_response',
+    'The checkout server sent an answer that cannot be trusted.',
+  );
+}
+
+type Json = Record<string, unknown>;
+
+function record(value: unknown): Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Json)
+    : refuse();
+}
+
+function text(value: unknown, max: number, pattern?: RegExp): string {
+  return typeof value === 'string' && value.length <= max && (!pattern || pattern.test(value))
+    ? value
+    : refuse();
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[]): T {
+  return allowed.includes(value as T) ? (value as T) : refuse();
+}
+
+function instant(value: unknown): number {
+  const ms = Date.parse(text(value, 40));
+  return Number.isFinite(ms) ? ms : refuse();
+}
+
+function money(value: unknown): Money {
+  const given = record(value);
+  const amountMinor = given.amountMinor;
+  if (!Number.isSafeInteger(amountMinor) || (amountMinor as number) < 0) refuse();
+  return { amountMinor: amountMinor as number, currency: text(given.currency, 3, /^[A-Z]{3}$/) };
+}
+
+function payment(value: unknown): PaymentView {
+  const given = record(value);
+  const account = given.virtualAccount === null ? null : record(given.virtualAccount);
+  return {
+    reference: text(given.reference, 128, /^[\w.:-]+$/),
+    channel: oneOf(given.channel, CHANNEL_NAMES),
+    status: oneOf(given.status, STATUSES),
+    amount: money(given.amount),
+    fees: money(given.fees),
+    virtualAccount: account && {
+      bank: text(account.bank, 120),
+      accountNumber: text(account.accountNumber, 20, /^\d{6,20}$/),
+      accountName: text(account.accountName, 200),
+      note: text(account.note, 500),
+      expiresAt: instant(account.expiresAt),
+    },
+    bankAuthUrl: given.bankAuthUrl === null ? null : text(given.bankAuthUrl, 2048),
+    serverTime: instant(given.serverTime),
+  };
+}
+
+export function parseSession(body: unknown): SessionView {
+  const given = record(body);
+  const checkout = record(given.checkout);
+  const channels = Array.isArray(checkout.channels) ? checkout.channels : refuse();
+  return {
+    token: text(given.token, 4096),
+    amount: money(checkout.amount),
+    description: text(checkout.description, 200),
+    // Channels this widget does not know are left out rather than shown blank.
+    channels: channels.map(record).flatMap((channel) =>
+      CHANNEL_NAMES.includes(channel.name as Channel)
+        ? [
+            {
+              name: channel.name as Channel,
+              description: channel.description == null ? null : text(channel.description, 300),
+            },
+          ]
+        : [],
+    ),
+    payment: given.payment === null ? null : payment(given.payment),
+  };
+}
+
+export function parseInitiation(body: unknown): { token: string; payment: PaymentView } {
+  const given = record(body);
+  return { token: text(given.token, 4096), payment: payment(given.payment) };
+}
+
+export function parseStatus(body: unknown): { status: PaymentStatus; serverTime: number | null } {
+  const given = record(body);
+  return {
+    status: oneOf(given.status, STATUSES),
+    serverTime: given.serverTime === undefined ? null : instant(given.serverTime),
+  };
+}
+
+const KNOWN_CODES: readonly CompanionFailureCode[] = [
+  'order_not_found',
+  'unauthorized',
+  'rate_limited',
+  'invalid',
+  'unavailable',
+  'timeout',
+  'conflict',
+];
+
+/** A refusal from the companion, by its stable code; unknown codes become `internal`. */
+export function parseFailure(status: number, body: unknown): CompanionFailure {
+  const error = (
+    body as { error?: { code?: unknown; message?: unknown; requestId?: unknown } } | null
+  )?.error;
+  if (typeof error?.code !== 'string') {
+    return new CompanionFailure(
+      status >= 500 ? 'unavailable' : 'bad_response',
+      `The checkout server answered ${status}.`,
+    );
+  }
+  const code = error.code;
+  const message = typeof error.message === 'string' ? error.message.slice(0, 300) : undefined;
+  const requestId = typeof error.requestId === 'string' ? error.requestId.slice(0, 64) : undefined;
+  const known = KNOWN_CODES.find((candidate) => candidate === code);
+  const mapped: CompanionFailureCode =
+    known ??
+    (code === 'not_found'
+      ? 'order_not_found'
+      : code === 'invalid_request'
+        ? 'invalid'
+        : 'internal');
+  return new CompanionFailure(mapped, message ?? code, requestId ?? null);
+}

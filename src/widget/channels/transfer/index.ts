@@ -1,0 +1,1 @@
+export { TransferPanel } from './TransferPanel';

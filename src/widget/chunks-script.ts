@@ -1,0 +1,20 @@
+/**
+ * The script-tag build's loader: chunks are ES modules published beside paydrop.js
+ * (paydrop-fr.js …), found from the URL the script itself was loaded from.
+ */
+import type { Messages } from './messages/en';
+
+// Read while the script runs: document.currentScript is only set then.
+const scriptUrl =
+  typeof document !== 'undefined' && document.currentScript instanceof HTMLScriptElement
+    ? document.currentScript.src
+    : '';
+
+function chunk<T>(file: string): Promise<T> {
+  const base = scriptUrl || (typeof location !== 'undefined' ? location.href : '');
+  return import(/* @vite-ignore */ new URL(file, base).href) as Promise<T>;
+}
+
+export function loadFrench(): Promise<Messages> {
+  return chunk<{ fr: Messages }>('paydrop-fr.js').then((module) => module.fr);
+}

@@ -1,0 +1,10 @@
+/**
+ * Code only some customers need, loaded when they need it. In the npm build these are ordinary
+ * dynamic imports that the merchant's bundler splits; the script-tag build swaps this module for
+ * chunks-script.ts, which loads the same modules from beside paydrop.js.
+ */
+import type { Messages } from './messages/en';
+
+export function loadFrench(): Promise<Messages> {
+  return import('./messages/fr').then((module) => module.fr);
+}

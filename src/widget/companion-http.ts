@@ -1,0 +1,95 @@
+/**
+ * The companion port over HTTP: fetch for calls, EventSource for the pushed status. Every answer
+ * goes through the checks in flow/companion.ts before anything uses it.
+ */
+import {
+  CompanionFailure,
+  type CompanionPort,
+  type PaymentStatus,
+  parseFailure,
+  parseInitiation,
+  parseSession,
+  parseStatus,
+} from '../flow/companion';
+
+const TIMEOUT_MS = 20_000;
+
+export function createCompanionHttp(
+  endpoint: string,
+  fetcher: typeof fetch = fetch,
+): CompanionPort {
+  const base = endpoint.replace(/\/+$/, '');
+
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    token?: string,
+    body?: unknown,
+  ): Promise<unknown> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+    let response: Response;
+    try {
+      response = await fetcher(base + path, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        credentials: 'same-origin',
+        signal: controller.signal,
+      });
+    } catch {
+      throw new CompanionFailure(
+        controller.signal.aborted ? 'timeout' : 'network',
+        'The checkout server could not be reached.',
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      throw new CompanionFailure(
+        response.ok ? 'bad_response' : 'unavailable',
+        `The checkout server answered ${response.status}.`,
+      );
+    }
+    if (!response.ok) throw parseFailure(response.status, json);
+    return json;
+  }
+
+  return {
+    async startSession(target) {
+      return parseSession(await call('POST', '/session', undefined, target));
+    },
+    async initiate(token, request) {
+      return parseInitiation(await call('POST', '/initiate', token, request));
+    },
+    async status(token) {
+      return parseStatus(await call('GET', '/status', token));
+    },
+    watch(token, onStatus) {
+      if (typeof EventSource === 'undefined') return () => {};
+      const source = new EventSource(`${base}/events?token=${encodeURIComponent(token)}`);
+      source.addEventListener('status', (event) => {
+        try {
+          const data = JSON.parse((event as MessageEvent<string>).data) as { status?: unknown };
+          if (
+            data.status === 'SUCCESSFUL' ||
+            data.status === 'FAILED' ||
+            data.status === 'PENDING'
+          ) {
+            onStatus(data.status as PaymentStatus);
+          }
+        } catch {
+          // A malformed event is ignored; polling still runs.
+        }
+      });
+      return () => source.close();
+    },
+  };
+}

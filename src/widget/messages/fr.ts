@@ -1,0 +1,61 @@
+import type { Messages } from './en';
+
+/** Tous les textes que voit le client, en français. */
+export const fr: Messages = {
+  dialogLabel: 'Paiement',
+  close: 'Fermer',
+  loading: 'Préparation de votre paiement…',
+  payAmount: 'Payer {amount}',
+  chooseMethod: 'Comment souhaitez-vous payer ?',
+  continue: 'Continuer',
+  channelPayByTransfer: 'Virement bancaire',
+  channelPayByAccount: 'Payer depuis votre banque',
+  channelCard: 'Carte',
+  starting: 'Préparation de votre paiement…',
+  transferTitle: 'Virez {amount}',
+  transferIntro:
+    'Envoyez exactement ce montant sur le compte ci-dessous depuis votre application bancaire.',
+  transferFees: 'Dont {fees} de frais.',
+  amountLabel: 'Montant',
+  bankLabel: 'Banque',
+  accountNumberLabel: 'Numéro de compte',
+  accountNameLabel: 'Titulaire du compte',
+  copy: 'Copier',
+  copyLabel: 'Copier {what}',
+  copied: 'Copié',
+  copiedAnnouncement: '{what} copié dans le presse-papiers.',
+  copyFailed: 'Copie impossible ; sélectionnez le texte.',
+  expiresIn: 'Ce compte expire dans {time}',
+  minutesLeft: 'Il reste {minutes} minutes pour faire le virement.',
+  oneMinuteLeft: 'Il reste 1 minute pour faire le virement.',
+  sentMoney: "J'ai envoyé l'argent",
+  confirmingTitle: 'Confirmation de votre virement',
+  confirmingText:
+    'Nous vous préviendrons dès que votre banque l’aura confirmé. Cela ne prend généralement que quelques instants ; vous pouvez laisser cette fenêtre ouverte.',
+  expiredTitle: 'Ce compte a expiré',
+  expiredText:
+    'Aucun virement n’est arrivé à temps. Si vous n’avez pas encore envoyé d’argent, demandez un nouveau compte et réessayez.',
+  newAccount: 'Obtenir un nouveau compte',
+  succeededTitle: 'Paiement reçu',
+  succeededText: 'Merci ! Votre paiement de {amount} est confirmé.',
+  failedTitle: 'Paiement non abouti',
+  failedText:
+    'Votre paiement n’a pas abouti. Aucun montant n’a été prélevé, ou votre banque vous le restituera.',
+  errorTitle: 'Une erreur est survenue',
+  tryAgain: 'Réessayer',
+  done: 'Terminé',
+  errorNetwork:
+    'Impossible de joindre le service de paiement. Vérifiez votre connexion et réessayez.',
+  errorUnavailable: 'Les paiements sont momentanément indisponibles. Réessayez dans un instant.',
+  errorNotFound:
+    'Cette commande ne peut pas être payée. Elle a peut-être déjà été payée ou annulée.',
+  errorNoChannels: 'Aucun moyen de paiement n’est disponible pour cette commande.',
+  errorGeneric: 'Le paiement n’a pas pu continuer. Veuillez réessayer.',
+  leaveTitle: 'Quitter le paiement ?',
+  leaveText:
+    'Si vous avez déjà envoyé l’argent, il parviendra quand même à la boutique et vous serez prévenu.',
+  leave: 'Quitter',
+  stay: 'Rester',
+  statusChoosing: 'Choisissez un moyen de paiement.',
+  statusTransferReady: 'Coordonnées prêtes. Virez {amount} avant l’expiration du compte.',
+};

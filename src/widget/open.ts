@@ -1,0 +1,121 @@
+/**
+ * `open()`: the small imperative shell around the Preact dialog. It creates the host element and
+ * its shadow root, renders, and returns a handle; closing undoes everything opening did.
+ */
+import { effect } from '@preact/signals-core';
+import { h, render } from 'preact';
+import { type CheckoutResult, createCheckoutModel } from '../flow/checkout-model';
+import type { Clock } from '../flow/clock';
+import type { Channel } from '../protocol';
+import { Checkout } from './Checkout';
+import { createCompanionHttp } from './companion-http';
+import { loadMessages } from './messages';
+import { checkOptions, type OpenOptions, themeCss } from './options';
+import STYLES from './styles.css?inline';
+
+/** A checkout that is open: close it, or wait for its result. */
+export interface CheckoutHandle {
+  /** Closes the dialog; the result becomes `pending` or `cancelled` unless already known. */
+  close(): void;
+  /** Settles when the payment succeeds or the dialog closes. */
+  readonly result: Promise<CheckoutResult>;
+}
+
+/** The channels this build can take a customer through. */
+const SUPPORTED_CHANNELS: readonly Channel[] = ['PayByTransfer'];
+
+// One open checkout per document: opening again returns it instead of stacking a second dialog.
+const openCheckouts = new WeakMap<Document, CheckoutHandle>();
+
+const browserClock: Clock = {
+  monotonic: () => performance.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  setInterval: (run, ms) => setInterval(run, ms),
+  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+};
+
+/**
+ * Opens the checkout for one order (or payment link).
+ * @example const { result } = open({ endpoint: '/api/checkout', order: 'order_1042' }); const outcome = await result;
+ */
+export function open(options: OpenOptions): CheckoutHandle {
+  const checked = checkOptions(options);
+  if (typeof document === 'undefined') {
+    throw new Error(
+      'Paydrop.open: call it in a browser, in response to the customer (not during server rendering).',
+    );
+  }
+  const existing = openCheckouts.get(document);
+  if (existing) return existing;
+
+  const locale = checked.locale ?? (document.documentElement.lang || navigator.language || 'en');
+  const previouslyFocused = document.activeElement as HTMLElement | null;
+  const host = document.createElement('paydrop-checkout');
+  const shadow = host.attachShadow({ mode: 'open' });
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(STYLES + themeCss(checked.theme));
+  shadow.adoptedStyleSheets = [sheet];
+
+  const model = createCheckoutModel({
+    companion: createCompanionHttp(checked.endpoint),
+    clock: browserClock,
+    target:
+      checked.order !== undefined ? { order: checked.order } : { link: checked.link as string },
+    customer: checked.customer,
+    supportedChannels: SUPPORTED_CHANNELS,
+    onStep: (step) => checked.onEvent?.({ type: 'step', step: step.kind }),
+  });
+
+  let settle: (result: CheckoutResult) => void = () => {};
+  const result = new Promise<CheckoutResult>((resolve) => {
+    settle = resolve;
+  });
+  let reported: CheckoutResult | null = null;
+  // The outcome reaches the page the moment it is known, not when the dialog closes.
+  const stopReporting = effect(() => {
+    const outcome = model.outcome.value;
+    if (!outcome || outcome === reported) return;
+    reported = outcome;
+    if (outcome.status === 'succeeded') {
+      checked.onSuccess?.(outcome.payment);
+      settle(outcome);
+    } else if (outcome.status === 'failed') {
+      checked.onFailure?.(outcome.error);
+    }
+  });
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') model.resync();
+  };
+  document.addEventListener('visibilitychange', onVisible);
+
+  let closed = false;
+  function finish(final: CheckoutResult): void {
+    if (closed) return;
+    closed = true;
+    stopReporting();
+    document.removeEventListener('visibilitychange', onVisible);
+    model.dispose();
+    render(null, shadow);
+    host.remove();
+    openCheckouts.delete(document);
+    if (final.status === 'pending') checked.onPending?.(final.payment);
+    if (final.status === 'failed' && final !== reported) checked.onFailure?.(final.error);
+    checked.onClose?.(final);
+    settle(final);
+    if (previouslyFocused?.isConnected) previouslyFocused.focus();
+  }
+
+  const handle: CheckoutHandle = {
+    close: () => finish(model.resultIfClosed()),
+    result,
+  };
+  openCheckouts.set(document, handle);
+  document.body.append(host);
+  // The session and (for French) the catalogue load side by side; the dialog opens with both.
+  void model.start();
+  void loadMessages(locale, checked.messages).then((messages) => {
+    if (!closed) render(h(Checkout, { model, messages, locale, onDone: finish }), shadow);
+  });
+  return handle;
+}
