@@ -1,9 +1,11 @@
 /**
- * `npm start`: the demo on PORT (default 3000): the shop page at `/`, the companion at
- * `/api/checkout`, and an embedded sandbox at `/sandbox` (its `{base_url}`), all with the key in
- * PROVIDER_SECRET_KEY. With PROVIDER_BASE_URL set, the companion talks to that provider instead.
+ * `npm start`: the demo on PORT (default 3000): the shop at `/` (script tag) and `/spa` (npm
+ * module), the companion at `/api/checkout`, an embedded sandbox at `/sandbox` (its
+ * `{base_url}`), the sandbox controls at `/demo/sandbox/*` (the server adds the key), and a live
+ * log at `/demo/events`. With PROVIDER_BASE_URL set the companion talks to that provider instead.
  */
 import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { serve } from '../src/node/serve';
 import { createSandboxHandler, isDroppedResponse } from '../src/sandbox';
 import { SANDBOX_TEST_KEY } from '../src/sandbox/test-data';
@@ -21,7 +23,126 @@ const externalProvider = process.env.PROVIDER_BASE_URL;
 const sandbox = externalProvider
   ? undefined
   : createSandboxHandler({ secretKey, basePath: '/sandbox' });
-const page = await readFile(new URL('./index.html', import.meta.url), 'utf8');
+
+/** A strict policy, as a careful merchant would set it: the widget must work under it. */
+const SHOP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "object-src 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join('; ');
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.map': 'application/json',
+};
+
+/** Files the browser may fetch, and nothing else from the disk. */
+const FILES: Record<string, string> = {
+  '/': 'demo/index.html',
+  '/spa': 'demo/spa.html',
+  '/demo/demo.css': 'demo/demo.css',
+  '/demo/controls.js': 'demo/controls.js',
+  '/demo/spa.js': 'dist/demo/spa.js',
+  '/paydrop.js': 'dist/paydrop.js',
+  '/paydrop-fr.js': 'dist/paydrop-fr.js',
+};
+
+async function file(path: string): Promise<Response> {
+  const name = FILES[path];
+  if (!name)
+    return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
+  try {
+    const body = await readFile(new URL(`../${name}`, import.meta.url));
+    const type = TYPES[extname(name)] ?? 'text/html; charset=utf-8';
+    return new Response(body, {
+      headers: {
+        'content-type': type,
+        'cache-control': 'no-cache',
+        ...(type.startsWith('text/html') ? { 'content-security-policy': SHOP_CSP } : {}),
+      },
+    });
+  } catch {
+    const hint = name.startsWith('dist/') ? ' Run `npm run build:widget` (npm start does).' : '';
+    return new Response(`Missing ${name}.${hint}`, {
+      status: 500,
+      headers: { 'content-type': 'text/plain' },
+    });
+  }
+}
+
+/** The live log: webhook arrivals and payment outcomes, pushed to every open demo page. */
+const listeners = new Set<(line: { kind: string; text: string }) => void>();
+function logLine(kind: string, text: string): void {
+  for (const listener of listeners) listener({ kind, text });
+}
+
+function logStream(request: Request): Response {
+  const encoder = new TextEncoder();
+  let stop = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (line: { kind: string; text: string }) =>
+        controller.enqueue(encoder.encode(`event: log\ndata: ${JSON.stringify(line)}\n\n`));
+      const ping = setInterval(() => controller.enqueue(encoder.encode(': ping\n\n')), 15_000);
+      listeners.add(send);
+      stop = () => {
+        listeners.delete(send);
+        clearInterval(ping);
+      };
+      request.signal.addEventListener('abort', () => {
+        stop();
+        controller.close();
+      });
+    },
+    cancel: () => stop(),
+  });
+  return new Response(body, {
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' },
+  });
+}
+
+/** The sandbox controls, with the key added here so that it never reaches the page. */
+async function control(request: Request, path: string): Promise<Response> {
+  if (!sandbox)
+    return Response.json(
+      { error: 'The demo is using a real provider; no sandbox controls.' },
+      { status: 404 },
+    );
+  const origin = new URL(request.url).origin;
+  const forward = (method: string, target: string, body?: unknown) =>
+    sandbox(
+      new Request(`${origin}/sandbox/__sandbox${target}`, {
+        method,
+        headers: {
+          'X-Api': secretKey,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    );
+  const body = request.method === 'POST' ? await request.json().catch(() => ({})) : undefined;
+  const reference = /^\/payments\/([\w.:-]{1,128})\/(transfer|bank)$/.exec(path);
+  if (request.method === 'GET' && path === '/payments') return forward('GET', '/payments');
+  if (request.method === 'POST' && reference)
+    return forward('POST', `/payments/${reference[1]}/${reference[2]}`, body);
+  if (request.method === 'POST' && path === '/clock') return forward('POST', '/clock', body);
+  if (request.method === 'POST' && path === '/faults') return forward('POST', '/config', body);
+  if (request.method === 'POST' && path === '/reset') {
+    const answer = await forward('POST', '/reset');
+    await forward('POST', '/config', { webhookUrl: `${origin}/api/checkout/webhooks` });
+    return answer;
+  }
+  return Response.json({ error: 'No such control.' }, { status: 404 });
+}
 
 let checkout: ReturnType<typeof createCheckoutHandler> | undefined;
 
@@ -30,16 +151,22 @@ const running = await serve(
     const { pathname } = new URL(request.url);
     if (sandbox && (pathname === '/sandbox' || pathname.startsWith('/sandbox/')))
       return sandbox(request);
-    if (checkout && (pathname === '/api/checkout' || pathname.startsWith('/api/checkout/')))
+    if (checkout && (pathname === '/api/checkout' || pathname.startsWith('/api/checkout/'))) {
+      if (pathname === '/api/checkout/webhooks') {
+        const copy = request.clone();
+        void copy
+          .json()
+          .then((event: { event?: string; data?: { reference?: string } }) =>
+            logLine('webhook', `webhook ${event.event} for ${event.data?.reference}`),
+          )
+          .catch(() => {});
+      }
       return checkout(request);
-    if (pathname === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
-      return new Response(page, {
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': "default-src 'self'; style-src 'self'; script-src 'self'",
-        },
-      });
     }
+    if (pathname === '/demo/events') return logStream(request);
+    if (pathname.startsWith('/demo/sandbox/'))
+      return control(request, pathname.slice('/demo/sandbox'.length));
+    if (request.method === 'GET' || request.method === 'HEAD') return file(pathname);
     return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
   },
   { port, host, isDropped: isDroppedResponse },
@@ -51,8 +178,11 @@ checkout = createCheckoutHandler({
   baseUrl,
   publicUrl: `${running.url}/api/checkout`,
   resolveOrder: resolveDemoOrder,
-  onPaymentOutcome: (outcome) =>
-    console.log(`payment ${outcome.reference}: ${outcome.status} (order ${outcome.orderId})`),
+  onPaymentOutcome: (outcome) => {
+    const text = `payment ${outcome.reference}: ${outcome.status} (order ${outcome.orderId}), confirmed with the provider`;
+    console.log(text);
+    logLine('outcome', text);
+  },
 });
 if (sandbox) sandbox.world().config.webhookUrl = `${running.url}/api/checkout/webhooks`;
 
