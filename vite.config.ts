@@ -45,6 +45,23 @@ export default defineConfig(({ mode }): UserConfig => {
       },
     };
   }
+  if (mode === 'demo') {
+    // The demo SPA, bundling the widget the way a merchant's bundler would from npm.
+    return {
+      ...jsx,
+      resolve: { alias: { paydrop: new URL('./src/index.ts', import.meta.url).pathname } },
+      build: {
+        outDir: 'dist/demo',
+        emptyOutDir: true,
+        target: 'es2022',
+        sourcemap: true,
+        rolldownOptions: {
+          input: 'demo/spa.ts',
+          output: { entryFileNames: 'spa.js', chunkFileNames: '[name]-[hash].js' },
+        },
+      },
+    };
+  }
   if (mode === 'node') {
     return {
       build: {

@@ -84,6 +84,11 @@
       ],
     }),
   );
+  document
+    .getElementById('pop-out')
+    ?.addEventListener('click', () =>
+      window.open('/demo/controls', 'paydrop-controls', 'width=460,height=760'),
+    );
   document.getElementById('reset').addEventListener('click', () => control('/reset'));
 
   // Widget callbacks, as a merchant would listen to them.

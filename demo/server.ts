@@ -49,15 +49,17 @@ const TYPES: Record<string, string> = {
 const FILES: Record<string, string> = {
   '/': 'demo/index.html',
   '/spa': 'demo/spa.html',
+  '/demo/controls': 'demo/controls.html',
   '/demo/demo.css': 'demo/demo.css',
   '/demo/controls.js': 'demo/controls.js',
-  '/demo/spa.js': 'dist/demo/spa.js',
   '/paydrop.js': 'dist/paydrop.js',
   '/paydrop-fr.js': 'dist/paydrop-fr.js',
 };
 
 async function file(path: string): Promise<Response> {
-  const name = FILES[path];
+  // The SPA's bundle and its lazily loaded chunks, by a name that cannot leave dist/demo.
+  const spaFile = /^\/demo\/([\w-]+\.js(\.map)?)$/.exec(path)?.[1];
+  const name = FILES[path] ?? (spaFile ? `dist/demo/${spaFile}` : undefined);
   if (!name)
     return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
   try {
