@@ -154,7 +154,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
 
   function settle(status: PaymentStatus): void {
     const current = step.value;
-    if (current.kind !== 'transfer' || status === 'PENDING') return;
+    if (disposed || current.kind !== 'transfer' || status === 'PENDING') return;
     stopWatching();
     const payment = { ...current.payment, status };
     batch(() => {
@@ -173,7 +173,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   }
 
   async function checkStatus(): Promise<void> {
-    if (!paymentToken) return;
+    if (disposed || !paymentToken) return;
     const mine = generation;
     try {
       const answer = await companion.status(paymentToken);
@@ -187,11 +187,13 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
 
   function schedulePoll(): void {
     if (disposed || step.value.kind !== 'transfer') return;
+    const mine = generation;
     const delay = pollDelayMs(clock.monotonic() - pollStartedAt);
     pollTimer = clock.setTimeout(async () => {
       pollTimer = null;
       await checkStatus();
-      schedulePoll();
+      // A newer payment (a fresh account) runs its own loop; this one ends here.
+      if (mine === generation) schedulePoll();
     }, delay);
   }
 
@@ -219,13 +221,14 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       expiring = false;
     });
     const after = step.value;
-    if (after.kind !== 'transfer') return;
+    if (disposed || after.kind !== 'transfer') return;
     stopWatching();
     milestone.value = 0;
     go({ kind: 'expired', payment: after.payment });
   }
 
   function showPayment(payment: PaymentView, token: string): void {
+    if (disposed) return;
     paymentToken = token;
     generation++;
     anchorServerTime(payment.serverTime);
@@ -264,7 +267,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       });
       showPayment(payment, token);
     } catch (error) {
-      failWith(error, 'initiate');
+      if (!disposed) failWith(error, 'initiate');
     }
   }
 
@@ -274,6 +277,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     go({ kind: 'loading' });
     try {
       const answer = await companion.startSession(options.target);
+      if (disposed) return;
       const channels = answer.channels.filter((channel) =>
         options.supportedChannels.includes(channel.name),
       );
@@ -302,7 +306,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
         go({ kind: 'choosing', channels });
       }
     } catch (error) {
-      failWith(error, 'session');
+      if (!disposed) failWith(error, 'session');
     }
   }
 
@@ -358,8 +362,16 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     resultIfClosed(): CheckoutResult {
       if (outcome.value) return outcome.value;
       const current = step.value;
-      if (current.kind === 'transfer')
+      if (current.kind === 'transfer') {
         return { status: 'pending', payment: summary(current.payment) };
+      }
+      if (current.kind === 'error') {
+        return {
+          status: 'failed',
+          error: { code: current.code, message: current.message },
+          payment: null,
+        };
+      }
       return { status: 'cancelled' };
     },
 

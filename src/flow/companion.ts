@@ -217,5 +217,5 @@ export function parseFailure(status: number, body: unknown): CompanionFailure {
       : code === 'invalid_request'
         ? 'invalid'
         : 'internal');
-  return new CompanionFailure(mapped, message ?? code, requestId ?? null);
+  return new CompanionFailure(mapped, message ?? code.slice(0, 300), requestId ?? null);
 }

@@ -68,10 +68,11 @@ export function checkBaseUrl(name: string, value: unknown): string {
   try {
     url = new URL(value);
   } catch {
-    throw new TypeError(`${name} must be an absolute URL, not "${value}".`);
+    // The value is not quoted: a key pasted into the wrong setting must not reach a log.
+    throw new TypeError(`${name} must be an absolute URL such as https://api.provider.example.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new TypeError(`${name} must be an http: or https: URL, not "${value}".`);
+    throw new TypeError(`${name} must be an http: or https: URL, not ${url.protocol}.`);
   }
   return url.href.replace(/\/+$/, '');
 }

@@ -27,6 +27,7 @@ export const CHECKOUT_ERROR_STATUS = {
   order_not_found: 404,
   link_not_supported: 400,
   channel_unavailable: 409,
+  already_paid: 409,
   not_initiated: 409,
   conflict: 409,
   invalid: 422,

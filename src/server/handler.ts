@@ -287,8 +287,12 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       case 'POST /webhooks':
         return receiveWebhook(request);
       default: {
+        const name = path.slice('/assets/'.length);
+        // hasOwn: 'constructor' or 'toString' is no asset.
         const asset =
-          method === 'GET' && path.startsWith('/assets/') ? ASSETS[path.slice(8)] : undefined;
+          method === 'GET' && path.startsWith('/assets/') && Object.hasOwn(ASSETS, name)
+            ? ASSETS[name]
+            : undefined;
         if (asset) {
           return new Response(asset.body, {
             headers: {

@@ -4,6 +4,7 @@
  * exactly once (to the merchant's hook and to every browser watching).
  */
 import {
+  CHANNELS,
   type Channel,
   type Initiation,
   type Money,
@@ -43,6 +44,13 @@ export interface PaymentView {
   readonly serverTime: string;
 }
 
+interface StatusEntry {
+  at: number;
+  readonly report: Promise<PaymentStatusReport>;
+  inFlight: boolean;
+  followUp?: Promise<PaymentStatusReport>;
+}
+
 /** What the store keeps per payment reference. */
 interface PaymentRecord {
   readonly reference: string;
@@ -74,6 +82,10 @@ export function isSafeProviderUrl(text: string): boolean {
   return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
 
+function isChannel(name: string): name is Channel {
+  return (CHANNELS as readonly string[]).includes(name);
+}
+
 export interface PaymentServiceDeps {
   readonly options: CheckoutHandlerOptions;
   readonly provider: ProviderClient;
@@ -89,7 +101,7 @@ export interface PaymentServiceDeps {
 export function createPaymentService(deps: PaymentServiceDeps) {
   const { options, provider, store, signer, logger, now } = deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
-  const statusCache = new Map<string, { at: number; report: Promise<PaymentStatusReport> }>();
+  const statusCache = new Map<string, StatusEntry>();
   const hookFailures = new Map<string, number>();
 
   function checkoutKey(claims: CheckoutClaims): string {
@@ -189,17 +201,50 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   }
 
   /** Status from the provider, one call per reference per second however many ask. */
+  function request(reference: string): StatusEntry {
+    if (statusCache.size > 1000) {
+      for (const [key, entry] of statusCache) {
+        if (!entry.inFlight && now() - entry.at >= STATUS_CACHE_MS) statusCache.delete(key);
+      }
+    }
+    const entry: StatusEntry = {
+      at: now(),
+      report: provider.paymentStatus(reference),
+      inFlight: true,
+    };
+    statusCache.set(reference, entry);
+    entry.report.then(
+      () => {
+        entry.inFlight = false;
+        entry.at = now();
+      },
+      () => {
+        if (statusCache.get(reference) === entry) statusCache.delete(reference);
+      },
+    );
+    return entry;
+  }
+
+  /**
+   * Status from the provider, one call per reference per second however many ask. `fresh`
+   * (a webhook or the bank's return says something changed) wants an answer asked after the
+   * hint: a call already in flight may be stale, so every hint that arrives meanwhile shares one
+   * follow-up call. A burst of hints costs at most two calls.
+   */
   function providerStatus(reference: string, fresh = false): Promise<PaymentStatusReport> {
     const cached = statusCache.get(reference);
-    if (cached && !fresh && now() - cached.at < STATUS_CACHE_MS) return cached.report;
-    if (statusCache.size > 1000) {
-      for (const [key, entry] of statusCache)
-        if (now() - entry.at >= STATUS_CACHE_MS) statusCache.delete(key);
+    if (!fresh) {
+      if (cached && (cached.inFlight || now() - cached.at < STATUS_CACHE_MS)) return cached.report;
+      return request(reference).report;
     }
-    const report = provider.paymentStatus(reference);
-    statusCache.set(reference, { at: now(), report });
-    report.catch(() => statusCache.delete(reference));
-    return report;
+    if (cached?.inFlight) {
+      cached.followUp ??= cached.report.then(
+        () => request(reference).report,
+        () => request(reference).report,
+      );
+      return cached.followUp;
+    }
+    return request(reference).report;
   }
 
   /** Confirms with the status operation and settles a final answer. */
@@ -209,23 +254,40 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     return report.paymentStatus;
   }
 
-  /** After a webhook: confirm, and if the provider is not there yet, look again a few times. */
-  function confirmHint(reference: string, attempt = 0): void {
-    deps.background(async () => {
-      let status: PaymentStatus | undefined;
-      try {
-        status = await confirm(reference, attempt === 0);
-      } catch (error) {
-        logger.warn('paydrop: could not confirm a payment webhook with the status operation', {
-          reference,
-          error: error instanceof ProviderError ? error.name : String(error),
-        });
-      }
-      const delay = RECHECK_DELAYS_MS[attempt];
-      if (status !== 'SUCCESSFUL' && status !== 'FAILED' && delay !== undefined) {
-        deps.later(delay, () => confirmHint(reference, attempt + 1));
-      }
-    });
+  /** References with a confirmation chain running, so a flood of hints costs one chain each. */
+  const confirming = new Set<string>();
+
+  /**
+   * After a webhook or the bank's return: confirm with the status operation (through the
+   * one-second cache, so hints cannot flood the provider), and if the provider is not there yet,
+   * look again a few times.
+   */
+  function confirmHint(reference: string, fresh = true): void {
+    if (confirming.has(reference)) {
+      // A chain is already looking again later; a provider's hint still earns one look now.
+      if (fresh) deps.background(() => confirm(reference, true).catch(() => undefined));
+      return;
+    }
+    confirming.add(reference);
+    const attempt = (index: number) =>
+      deps.background(async () => {
+        let status: PaymentStatus | undefined;
+        try {
+          status = await confirm(reference, fresh || index > 0);
+        } catch (error) {
+          logger.warn('paydrop: could not confirm a payment with the status operation', {
+            reference,
+            error: error instanceof ProviderError ? error.name : String(error),
+          });
+        }
+        const delay = RECHECK_DELAYS_MS[index];
+        if (status !== 'SUCCESSFUL' && status !== 'FAILED' && delay !== undefined) {
+          deps.later(delay, () => attempt(index + 1));
+        } else {
+          confirming.delete(reference);
+        }
+      });
+    attempt(0);
   }
 
   async function resolve(
@@ -280,6 +342,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         amountMinor: amount.amountMinor,
         currency: amount.currency,
         description: resolved.description,
+        channels: validation.isValid
+          ? validation.channels.map((channel) => channel.name).filter(isChannel)
+          : [],
         origin,
       };
       let payment: PaymentView | undefined;
@@ -317,6 +382,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const active = (await store.get(key)) as string | undefined;
       if (active) {
         const existing = await record(active);
+        if ((await outcomeOf(active)) === 'SUCCESSFUL') {
+          // The same channel again gets the paid payment to show; another one is refused.
+          if (existing?.channel !== input.channel) {
+            throw new CheckoutError('already_paid', 'This order has already been paid.');
+          }
+        }
         const view = await resumable(active);
         if (existing?.channel === input.channel && view) {
           return {
@@ -324,6 +395,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             payment: view,
           };
         }
+      }
+      if (!claims.channels.includes(input.channel)) {
+        throw new CheckoutError(
+          'channel_unavailable',
+          `${input.channel} cannot take this payment.`,
+        );
       }
       if (input.returnTo !== undefined && !allowedReturn(input.returnTo)) {
         throw new CheckoutError(
@@ -423,7 +500,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     /** The page the bank sends the customer back to: where to go next, and a status check. */
     async bankReturn(reference: string): Promise<{ returnTo: string | null }> {
       const payment = await record(reference);
-      if (payment) confirmHint(reference);
+      // Anyone can load this page with any reference: it looks through the status cache only.
+      if (payment) confirmHint(reference, false);
       return { returnTo: payment?.returnTo ?? null };
     },
 

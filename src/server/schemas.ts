@@ -74,11 +74,31 @@ const Card = v.object({
   holderName: v.pipe(Name, v.minLength(1, 'must not be empty')),
 });
 
+const UnexpiredCard = v.pipe(
+  Card,
+  v.forward(
+    v.partialCheck(
+      [['expiryMonth'], ['expiryYear']],
+      (card) => notExpired(card),
+      'is in the past: the card has expired',
+    ),
+    ['expiryYear'],
+  ),
+);
+
+/** A card whose expiry month has passed is refused here, not by the bank. */
+function notExpired(card: { expiryMonth: number; expiryYear: number }): boolean {
+  const now = new Date();
+  return (
+    card.expiryYear * 12 + card.expiryMonth >= now.getUTCFullYear() * 12 + now.getUTCMonth() + 1
+  );
+}
+
 export const InitiateInput = v.pipe(
   v.object({
     channel: v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`),
     customer: v.optional(Customer),
-    card: v.optional(Card),
+    card: v.optional(UnexpiredCard),
     /** The merchant page to come back to after a full-page bank redirect. */
     returnTo: v.optional(
       v.pipe(v.string('must be a string'), v.maxLength(2048), v.url('must be an absolute URL')),

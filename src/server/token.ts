@@ -16,6 +16,8 @@ export interface CheckoutClaims {
   readonly amountMinor: number;
   readonly currency: string;
   readonly description: string;
+  /** The channels the provider offered for this amount when the checkout started. */
+  readonly channels: readonly Channel[];
   /** The page origin that opened the checkout; the only one the challenge page talks to. */
   readonly origin: string | null;
   readonly reference?: string;

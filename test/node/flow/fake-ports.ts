@@ -1,0 +1,342 @@
+/**
+ * Hand-written fakes for the checkout model's ports: a companion whose every answer the test
+ * hands out (or refuses) when it chooses, and a clock that only moves when told. No DOM, no
+ * network, no real timers.
+ */
+import {
+  type CheckoutModelOptions,
+  type CheckoutStep,
+  createCheckoutModel,
+} from '../../../src/flow/checkout-model';
+import type { Clock } from '../../../src/flow/clock';
+import type {
+  CompanionPort,
+  CustomerDetails,
+  PaymentStatus,
+  PaymentView,
+  SessionView,
+} from '../../../src/flow/companion';
+import type { Channel } from '../../../src/protocol';
+
+// ---------------------------------------------------------------------------------------------
+// Promises the test settles
+// ---------------------------------------------------------------------------------------------
+
+export interface Deferred<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+  readonly settled: boolean;
+}
+
+export function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  let settled = false;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return {
+    promise,
+    resolve(value) {
+      settled = true;
+      resolve(value);
+    },
+    reject(error) {
+      settled = true;
+      reject(error);
+    },
+    get settled() {
+      return settled;
+    },
+  };
+}
+
+/** Lets every promise continuation already queued run (microtasks drain before setImmediate). */
+export async function flush(): Promise<void> {
+  for (let round = 0; round < 3; round++) await new Promise<void>((done) => setImmediate(done));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The clock
+// ---------------------------------------------------------------------------------------------
+
+interface FakeTimer {
+  readonly id: number;
+  readonly kind: 'timeout' | 'interval';
+  readonly ms: number;
+  readonly run: () => void;
+  due: number;
+}
+
+/**
+ * Monotonic time that moves only through `advance`. Timers fire in order of due time (then of
+ * creation) as time passes them, each followed by a flush so that async callbacks finish before
+ * the next one fires.
+ */
+export class FakeClock implements Clock {
+  private now: number;
+  private nextId = 1;
+  private readonly timers = new Map<number, FakeTimer>();
+  /** Every timer ever requested, for assertions on delays. */
+  readonly requested: { kind: 'timeout' | 'interval'; ms: number; at: number }[] = [];
+
+  constructor(start = 0) {
+    this.now = start;
+  }
+
+  monotonic(): number {
+    return this.now;
+  }
+
+  setTimeout(run: () => void, ms: number): unknown {
+    return this.add('timeout', run, ms);
+  }
+
+  setInterval(run: () => void, ms: number): unknown {
+    return this.add('interval', run, ms);
+  }
+
+  clearTimeout(handle: unknown): void {
+    if (typeof handle === 'number') this.timers.delete(handle);
+  }
+
+  clearInterval(handle: unknown): void {
+    if (typeof handle === 'number') this.timers.delete(handle);
+  }
+
+  /** Timers that would still fire. */
+  get pending(): number {
+    return this.timers.size;
+  }
+
+  pendingOf(kind: 'timeout' | 'interval'): number {
+    return [...this.timers.values()].filter((timer) => timer.kind === kind).length;
+  }
+
+  /** Moves time forward by `ms`, firing every timer that comes due on the way. */
+  async advance(ms: number): Promise<void> {
+    if (ms < 0) throw new RangeError('Monotonic time never goes back.');
+    const until = this.now + ms;
+    for (;;) {
+      const next = this.nextDue();
+      if (!next || next.due > until) break;
+      this.now = next.due;
+      if (next.kind === 'interval') next.due += Math.max(1, next.ms);
+      else this.timers.delete(next.id);
+      next.run();
+      // One macrotask turn: every promise continuation the callback queued runs before it.
+      await new Promise<void>((done) => setImmediate(done));
+    }
+    this.now = until;
+    await flush();
+  }
+
+  private nextDue(): FakeTimer | undefined {
+    let best: FakeTimer | undefined;
+    for (const timer of this.timers.values()) {
+      if (!best || timer.due < best.due || (timer.due === best.due && timer.id < best.id)) {
+        best = timer;
+      }
+    }
+    return best;
+  }
+
+  private add(kind: 'timeout' | 'interval', run: () => void, ms: number): number {
+    const id = this.nextId++;
+    const delay = Math.max(0, ms);
+    this.timers.set(id, { id, kind, ms: delay, run, due: this.now + delay });
+    this.requested.push({ kind, ms: delay, at: this.now });
+    return id;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The companion
+// ---------------------------------------------------------------------------------------------
+
+export type StatusAnswer = { status: PaymentStatus; serverTime: number | null };
+type Target = { order: string } | { link: string };
+type InitiateRequest = { channel: Channel; customer?: CustomerDetails | undefined };
+
+export interface Call<A, T> {
+  readonly args: A;
+  /** Monotonic time of the call, when the fake was given a clock. */
+  readonly at: number;
+  readonly answer: Deferred<T>;
+}
+
+export interface Watcher {
+  readonly token: string;
+  readonly onStatus: (status: PaymentStatus) => void;
+  unsubscribed: boolean;
+}
+
+/**
+ * Every call is recorded with a deferred answer the test settles. `autoStatus`, when set, makes
+ * status calls answer at once (an Error rejects them), so polling can run through fake time.
+ */
+export class FakeCompanion implements CompanionPort {
+  readonly sessions: Call<Target, SessionView>[] = [];
+  readonly initiations: Call<
+    { token: string; request: InitiateRequest },
+    {
+      token: string;
+      payment: PaymentView;
+    }
+  >[] = [];
+  readonly statuses: Call<string, StatusAnswer>[] = [];
+  readonly watchers: Watcher[] = [];
+  autoStatus: StatusAnswer | Error | null = null;
+
+  constructor(private readonly clock?: FakeClock) {}
+
+  startSession(target: Target): Promise<SessionView> {
+    return this.record(this.sessions, target);
+  }
+
+  initiate(token: string, request: InitiateRequest) {
+    return this.record(this.initiations, { token, request });
+  }
+
+  status(token: string): Promise<StatusAnswer> {
+    const promise = this.record(this.statuses, token);
+    const auto = this.autoStatus;
+    const call = this.statuses.at(-1);
+    if (!call || auto === null) return promise;
+    if (auto instanceof Error) call.answer.reject(auto);
+    else call.answer.resolve({ status: auto.status, serverTime: auto.serverTime });
+    return promise;
+  }
+
+  watch(token: string, onStatus: (status: PaymentStatus) => void): () => void {
+    const watcher: Watcher = { token, onStatus, unsubscribed: false };
+    this.watchers.push(watcher);
+    return () => {
+      watcher.unsubscribed = true;
+    };
+  }
+
+  /** Watchers still subscribed. */
+  get active(): Watcher[] {
+    return this.watchers.filter((watcher) => !watcher.unsubscribed);
+  }
+
+  /**
+   * Pushes a status to every watcher ever handed out, like a stream whose unsubscribe was
+   * ignored: the model must not act on pushes once it has stopped watching.
+   */
+  pushToAll(status: PaymentStatus): void {
+    for (const watcher of this.watchers) watcher.onStatus(status);
+  }
+
+  /** Pushes a status to the subscribed watchers, as the server-sent events would. */
+  push(status: PaymentStatus): void {
+    for (const watcher of this.active) watcher.onStatus(status);
+  }
+
+  lastSession(): Call<Target, SessionView> {
+    return last(this.sessions, 'startSession');
+  }
+
+  lastInitiation() {
+    return last(this.initiations, 'initiate');
+  }
+
+  lastStatus(): Call<string, StatusAnswer> {
+    return last(this.statuses, 'status');
+  }
+
+  private record<A, T>(calls: Call<A, T>[], args: A): Promise<T> {
+    const answer = deferred<T>();
+    calls.push({ args, at: this.clock?.monotonic() ?? 0, answer });
+    return answer.promise;
+  }
+}
+
+function last<T>(calls: readonly T[], name: string): T {
+  const call = calls.at(-1);
+  if (!call) throw new Error(`${name} was never called.`);
+  return call;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------------
+
+/** The server's clock when the first answer is written: a fixed instant, far from any test's. */
+export const SERVER_T0 = Date.parse('2031-05-04T10:00:00.000Z');
+export const THIRTY_MINUTES = 30 * 60_000;
+
+export function paymentView(overrides: Partial<PaymentView> = {}): PaymentView {
+  return {
+    reference: 'PAY-0001',
+    channel: 'PayByTransfer',
+    status: 'PENDING',
+    amount: { amountMinor: 250_050, currency: 'NGN' },
+    fees: { amountMinor: 0, currency: 'NGN' },
+    virtualAccount: {
+      bank: 'Sandbox Bank',
+      accountNumber: '0123456789',
+      accountName: 'Paydrop / Shop',
+      note: 'Transfer the exact amount.',
+      expiresAt: SERVER_T0 + THIRTY_MINUTES,
+    },
+    bankAuthUrl: null,
+    serverTime: SERVER_T0,
+    ...overrides,
+  };
+}
+
+export function sessionView(overrides: Partial<SessionView> = {}): SessionView {
+  return {
+    token: 'session-token',
+    amount: { amountMinor: 250_050, currency: 'NGN' },
+    description: 'Order 42',
+    channels: [{ name: 'PayByTransfer', description: 'Bank transfer' }],
+    payment: null,
+    ...overrides,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A model wired to the fakes
+// ---------------------------------------------------------------------------------------------
+
+export interface HarnessOptions extends Partial<Omit<CheckoutModelOptions, 'companion' | 'clock'>> {
+  /** Where monotonic time starts; deliberately not 0. */
+  readonly startAt?: number;
+}
+
+export function harness(options: HarnessOptions = {}) {
+  const { startAt = 7_000, ...rest } = options;
+  const clock = new FakeClock(startAt);
+  const companion = new FakeCompanion(clock);
+  const steps: CheckoutStep[] = [];
+  const model = createCheckoutModel({
+    companion,
+    clock,
+    target: { order: 'order-42' },
+    supportedChannels: ['PayByTransfer'],
+    onStep: (step) => steps.push(step),
+    ...rest,
+  });
+  return { clock, companion, model, steps };
+}
+
+export type Harness = ReturnType<typeof harness>;
+
+export const PAYMENT_TOKEN = 'payment-token';
+
+/** Start, one channel, initiated: the customer looks at the account to pay into. */
+export async function inTransfer(h: Harness, payment: PaymentView = paymentView()): Promise<void> {
+  void h.model.start();
+  h.companion.lastSession().answer.resolve(sessionView());
+  await flush();
+  h.companion.lastInitiation().answer.resolve({ token: PAYMENT_TOKEN, payment });
+  await flush();
+  if (h.model.step.value.kind !== 'transfer') {
+    throw new Error(`Expected the transfer step, got ${h.model.step.value.kind}.`);
+  }
+}

@@ -1,0 +1,361 @@
+// Provider faults injected through the sandbox: slow, 5xx, 429, dropped, malformed and lost
+// answers. Reads are retried; an initiation or a finalize is never sent blindly a second time;
+// whatever happens, no payment is lost and none is made twice.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CompanionRig, companionCall, startCompanion } from '../../helpers/companion';
+
+// biome-ignore lint/suspicious/noExplicitAny: sandbox controls answer plain JSON
+type Json = any;
+
+const KEY = `sk_test_faults_${crypto.randomUUID().replaceAll('-', '')}`;
+const YEAR = new Date().getUTCFullYear() + 2;
+const STATUS = '/api/payment/pay/status/';
+
+let rig: CompanionRig;
+const seen: string[] = [];
+
+beforeEach(async () => {
+  rig = await startCompanion({ timeouts: { providerMs: 200 } }, { secretKey: KEY });
+});
+afterEach(async () => {
+  await rig.close();
+  expect(seen.filter((text) => text.includes(KEY))).toEqual([]);
+  expect(rig.logLines.filter((line) => line.includes(KEY))).toEqual([]);
+  seen.length = 0;
+});
+
+async function call(...args: Parameters<typeof companionCall>) {
+  const answer = await companionCall(...args);
+  seen.push(answer.text, JSON.stringify([...answer.headers]));
+  return answer;
+}
+
+async function control(method: string, path: string, body?: unknown): Promise<Json> {
+  const response = await rig.sandbox.request(method, path, body);
+  const text = await response.text();
+  expect(response.status, text).toBeLessThan(300);
+  return text ? JSON.parse(text) : undefined;
+}
+
+function faults(...rules: unknown[]) {
+  return control('POST', '/__sandbox/config', { faults: rules });
+}
+
+async function sandboxPayments(): Promise<Array<{ reference: string; status: string }>> {
+  return (await control('GET', '/__sandbox/payments')).payments;
+}
+
+async function webhooksSettled(): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await control('GET', '/__sandbox/webhooks')).webhooks.every(
+          (delivery: { state: string }) => delivery.state !== 'pending',
+        ),
+      { timeout: 5000, interval: 20 },
+    )
+    .toBe(true);
+  await rig.handler.idle();
+}
+
+function callsTo(prefix: string, from = 0): number {
+  return rig.providerCalls.slice(from).filter((entry) => entry.path.startsWith(prefix)).length;
+}
+
+async function begin(order: string, channel: string, extra: object = {}) {
+  const session = await call(rig, 'POST', '/session', { body: { order } });
+  expect(session.status, session.text).toBe(200);
+  const initiated = await call(rig, 'POST', '/initiate', {
+    token: session.body.token,
+    body: { channel, ...extra },
+  });
+  expect(initiated.status, initiated.text).toBe(200);
+  return {
+    token: initiated.body.token as string,
+    reference: initiated.body.payment.reference as string,
+  };
+}
+
+function card(number: string) {
+  return { number, expiryMonth: 12, expiryYear: YEAR, cvv: '123', holderName: 'Ada Obi' };
+}
+
+function expectCleanError(answer: { text: string; body: { error: object } }): void {
+  expect(Object.keys(answer.body.error).sort()).toEqual(['code', 'message', 'requestId']);
+  expect(answer.text).not.toContain('Injected');
+  expect(answer.text).not.toContain(rig.sandbox.url);
+}
+
+describe('status: a read, retried where safe', () => {
+  it('rides out 500, 500 and answers 200', async () => {
+    const { token, reference } = await begin('order-ngn:f1', 'PayByTransfer');
+    await faults({
+      endpoint: 'status',
+      steps: [
+        { type: 'error', status: 500 },
+        { type: 'error', status: 500 },
+      ],
+    });
+    const from = rig.providerCalls.length;
+    const answer = await call(rig, 'GET', '/status', { token });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({ reference, status: 'PENDING' });
+    expect(callsTo(STATUS, from)).toBe(3);
+  });
+
+  it('waits out a 429 as long as Retry-After says, then answers 200', async () => {
+    const { token, reference } = await begin('order-ngn:f2', 'PayByTransfer');
+    await faults({ endpoint: 'status', steps: [{ type: 'rateLimit', retryAfterSeconds: 1 }] });
+    const from = rig.providerCalls.length;
+    const started = Date.now();
+    const answer = await call(rig, 'GET', '/status', { token });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ reference, status: 'PENDING' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(callsTo(STATUS, from)).toBe(2);
+  });
+
+  it('answers 429 rate_limited with Retry-After when the provider keeps refusing', async () => {
+    const { token } = await begin('order-ngn:f3', 'PayByTransfer');
+    const limit = { type: 'rateLimit', retryAfterSeconds: 0 };
+    await faults({ endpoint: 'status', steps: [limit, limit, limit] });
+    const answer = await call(rig, 'GET', '/status', { token });
+    expect(answer.status).toBe(429);
+    expect(answer.body.error.code).toBe('rate_limited');
+    expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+    expectCleanError(answer);
+  });
+
+  it('retries a dropped connection', async () => {
+    const { token } = await begin('order-ngn:f4', 'PayByTransfer');
+    await faults({ endpoint: 'status', steps: [{ type: 'drop' }] });
+    const answer = await call(rig, 'GET', '/status', { token });
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe('PENDING');
+  });
+
+  it('retries a slow answer past the deadline, and answers 504 timeout when every try is slow', async () => {
+    const first = await begin('order-ngn:f5a', 'PayByTransfer');
+    const second = await begin('order-ngn:f5b', 'PayByTransfer');
+    const slow = { type: 'latency', ms: 400 };
+    await faults({ endpoint: 'status', steps: [slow] });
+    const once = await call(rig, 'GET', '/status', { token: first.token });
+    expect(once.status).toBe(200);
+
+    await faults({ endpoint: 'status', steps: [slow, slow, slow] });
+    const started = Date.now();
+    const always = await call(rig, 'GET', '/status', { token: second.token });
+    expect(always.status).toBe(504);
+    expect(always.body.error.code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expectCleanError(always);
+  });
+
+  it('answers 502 unavailable for a malformed answer, and the next query works', async () => {
+    const { token, reference } = await begin('order-ngn:f6', 'PayByTransfer');
+    await faults({ endpoint: 'status', steps: [{ type: 'malformed' }] });
+    const bad = await call(rig, 'GET', '/status', { token });
+    expect(bad.status).toBe(502);
+    expect(bad.body.error.code).toBe('unavailable');
+    expect(bad.text).not.toContain('REQUI');
+    expectCleanError(bad);
+    const good = await call(rig, 'GET', '/status', { token });
+    expect(good.body).toEqual({ reference, status: 'PENDING' });
+  });
+
+  it('a hundred waiting tabs cost at most two provider status calls, and all hear the same', async () => {
+    const { token, reference } = await begin('order-ngn:f7', 'PayByTransfer');
+    const from = rig.providerCalls.length;
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => call(rig, 'GET', '/status', { token })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(200));
+    for (const answer of answers) expect(answer.body).toEqual({ reference, status: 'PENDING' });
+    expect(callsTo(STATUS, from)).toBeLessThanOrEqual(2);
+  });
+
+  it('twenty reloads of the bank’s return page cost at most two provider status calls', async () => {
+    const { reference } = await begin('order-gbp:f8', 'PayByAccount');
+    await control('POST', `/__sandbox/payments/${reference}/bank`, { approve: true });
+    const from = rig.providerCalls.length;
+    const pages = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${rig.url}/return?reference=${reference}`).then((r) => r.status),
+      ),
+    );
+    expect(pages).toEqual(Array(20).fill(200));
+    // Each page asks in the background; the calls have been sent by the time the pages are in.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(callsTo(STATUS, from)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('initiate: never sent blindly twice', () => {
+  it('answers 502 unavailable on a 500 after exactly one initiation, and the browser’s retry pays once', async () => {
+    const session = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:f10' } });
+    await faults({ endpoint: 'initiate', steps: [{ type: 'error', status: 500 }] });
+    const from = rig.providerCalls.length;
+    const failed = await call(rig, 'POST', '/initiate', {
+      token: session.body.token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.code).toBe('unavailable');
+    expectCleanError(failed);
+    expect(callsTo('/api/payment/pay/initiate', from)).toBe(1);
+    expect(await sandboxPayments()).toEqual([]);
+
+    const retried = await call(rig, 'POST', '/initiate', {
+      token: session.body.token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(retried.status).toBe(200);
+    expect(callsTo('/api/payment/pay/initiate', from)).toBe(2);
+    expect(await sandboxPayments()).toHaveLength(1);
+  });
+
+  it('answers 502 on a dropped connection after one initiation, nothing made', async () => {
+    const session = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:f11' } });
+    await faults({ endpoint: 'initiate', steps: [{ type: 'drop' }] });
+    const from = rig.providerCalls.length;
+    const failed = await call(rig, 'POST', '/initiate', {
+      token: session.body.token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(failed.status).toBe(502);
+    expect(callsTo('/api/payment/pay/initiate', from)).toBe(1);
+    expect(await sandboxPayments()).toEqual([]);
+  });
+
+  it('reports a lost answer to the browser and does not initiate again on its own', async () => {
+    const session = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:f12' } });
+    await faults({ endpoint: 'initiate', steps: [{ type: 'lostResponse' }] });
+    const from = rig.providerCalls.length;
+    const failed = await call(rig, 'POST', '/initiate', {
+      token: session.body.token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(['unavailable', 'timeout']).toContain(failed.body.error.code);
+    await rig.handler.idle();
+    expect(callsTo('/api/payment/pay/initiate', from)).toBe(1);
+    expect(await sandboxPayments()).toHaveLength(1);
+  });
+
+  it('answers 504 timeout when the provider is slower than timeouts.providerMs, after one initiation', async () => {
+    const session = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:f13' } });
+    await faults({ endpoint: 'initiate', steps: [{ type: 'latency', ms: 500 }] });
+    const from = rig.providerCalls.length;
+    const started = Date.now();
+    const failed = await call(rig, 'POST', '/initiate', {
+      token: session.body.token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(failed.status).toBe(504);
+    expect(failed.body.error.code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(450);
+    expectCleanError(failed);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(callsTo('/api/payment/pay/initiate', from)).toBe(1);
+  });
+
+  it('a failed session lookup is retried: validate is a read', async () => {
+    await faults({
+      endpoint: 'validate',
+      steps: [{ type: 'error', status: 503 }, { type: 'drop' }],
+    });
+    const answer = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:f14' } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(callsTo('/api/payment/pay/validate')).toBe(3);
+  });
+});
+
+describe('card steps under faults', () => {
+  it('retries the authentication check (a read) through 500, 500', async () => {
+    const { token } = await begin('order-ngn:f20', 'Card', { card: card('4000000000003220') });
+    await faults({
+      endpoint: 'authenticate',
+      steps: [
+        { type: 'error', status: 500 },
+        { type: 'error', status: 502 },
+      ],
+    });
+    const answer = await call(rig, 'POST', '/authenticate', { token });
+    expect(answer.status).toBe(200);
+    expect(answer.body.authenticationRequired).toBe(true);
+  });
+
+  it('does not retry finalize on a 500: one call, 502, and the browser’s retry charges once', async () => {
+    const { token, reference } = await begin('order-ngn:f21', 'Card', {
+      card: card('4242424242424242'),
+    });
+    await call(rig, 'POST', '/authenticate', { token });
+    await faults({ endpoint: 'finalize', steps: [{ type: 'error', status: 500 }] });
+    const from = rig.providerCalls.length;
+    const failed = await call(rig, 'POST', '/finalize', { token });
+    expect(failed.status).toBe(502);
+    expect(callsTo('/api/payment/pay/finalize', from)).toBe(1);
+    const retried = await call(rig, 'POST', '/finalize', { token });
+    expect(retried.body).toEqual({ reference, status: 'SUCCESSFUL' });
+    await webhooksSettled();
+    expect(rig.paymentOutcomes).toMatchObject([{ reference, status: 'SUCCESSFUL' }]);
+    expect(rig.paymentOutcomes).toHaveLength(1);
+  });
+
+  it('a finalize whose answer is lost still ends SUCCESSFUL, reported once', async () => {
+    const { token, reference } = await begin('order-ngn:f22', 'Card', {
+      card: card('4242424242424242'),
+    });
+    await call(rig, 'POST', '/authenticate', { token });
+    await faults({ endpoint: 'finalize', steps: [{ type: 'lostResponse' }] });
+    const from = rig.providerCalls.length;
+    const lost = await call(rig, 'POST', '/finalize', { token });
+    expect(lost.status).toBeGreaterThanOrEqual(500);
+    expect(callsTo('/api/payment/pay/finalize', from)).toBe(1);
+    await webhooksSettled();
+    expect(rig.paymentOutcomes).toMatchObject([{ reference, status: 'SUCCESSFUL' }]);
+    const status = await call(rig, 'GET', '/status', { token });
+    expect(status.body).toEqual({ reference, status: 'SUCCESSFUL' });
+    expect(rig.paymentOutcomes).toHaveLength(1);
+    expect((await sandboxPayments()).map((payment) => payment.status)).toEqual(['SUCCESSFUL']);
+  });
+});
+
+describe('nothing lost', () => {
+  it('a webhook whose confirmation fails is confirmed again later, and reported once', async () => {
+    const { token, reference } = await begin('order-ngn:f30', 'PayByTransfer');
+    const down = { type: 'error', status: 503 };
+    await faults({ endpoint: 'status', steps: [down, down, down] });
+    await control('POST', `/__sandbox/payments/${reference}/transfer`);
+    await webhooksSettled();
+    expect(rig.paymentOutcomes).toEqual([]);
+    await expect.poll(() => rig.paymentOutcomes.length, { timeout: 4000 }).toBe(1);
+    expect(rig.paymentOutcomes[0]).toMatchObject({ reference, status: 'SUCCESSFUL' });
+    const status = await call(rig, 'GET', '/status', { token });
+    expect(status.body.status).toBe('SUCCESSFUL');
+    expect(rig.paymentOutcomes).toHaveLength(1);
+  });
+
+  it('under random faults on every operation, each paid order is reported exactly once', async () => {
+    const references: string[] = [];
+    for (let index = 0; index < 6; index++) {
+      references.push((await begin(`order-ngn:f31-${index}`, 'PayByTransfer')).reference);
+    }
+    await control('POST', '/__sandbox/config', {
+      seed: 7,
+      faults: [
+        { endpoint: 'status', chance: 0.3, step: { type: 'error', status: 503 } },
+        { endpoint: 'webhook', chance: 0.5, step: { type: 'duplicate' } },
+      ],
+    });
+    for (const reference of references) {
+      await control('POST', `/__sandbox/payments/${reference}/transfer`);
+    }
+    await webhooksSettled();
+    await expect.poll(() => rig.paymentOutcomes.length, { timeout: 5000 }).toBe(6);
+    await rig.handler.idle();
+    expect(rig.paymentOutcomes.map((outcome) => outcome.reference).sort()).toEqual(
+      references.sort(),
+    );
+  });
+});
