@@ -1,0 +1,168 @@
+/**
+ * The widget's budgets (DESIGN.md), measured in headless Chromium against the real companion and
+ * sandbox on loopback:
+ * - gzipped size of each bundle and lazily loaded chunk (script tag: at most 15 KB);
+ * - click on pay to the payment step on screen, median (under 100 ms);
+ * - DOM nodes, listeners, timers and heap after opening and closing the dialog 500 times
+ *   (no growth; heap within 1 MB).
+ * Run after `npm run build:widget`.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { launchChromium } from '../test/helpers/browser';
+import { startShop } from '../test/helpers/shop';
+
+const SCRIPT_BUDGET = 15 * 1024;
+const CLICKS = Number(process.env.BENCH_CLICKS ?? 40);
+const CYCLES = Number(process.env.BENCH_CYCLES ?? 500);
+
+async function sizes(): Promise<void> {
+  console.log('bundle sizes (gzip -9)');
+  const files = [
+    ...(await readdir('dist')).filter((name) => name.endsWith('.js')).map((name) => `dist/${name}`),
+  ].sort();
+  for (const file of files) {
+    const gzipped = gzipSync(await readFile(file), { level: 9 }).length;
+    const note =
+      file === 'dist/paydrop.js'
+        ? `  (budget ${SCRIPT_BUDGET}: ${gzipped <= SCRIPT_BUDGET ? 'within' : 'OVER'})`
+        : '';
+    console.log(`  ${file.padEnd(28)} ${String(gzipped).padStart(7)} bytes${note}`);
+  }
+}
+
+const orders: Record<string, { amountMinor: number; currency: string; description: string }> = {};
+for (let index = 0; index < CLICKS + 10; index++) {
+  orders[`bench-${index}`] = {
+    amountMinor: 2_500_050,
+    currency: 'NGN',
+    description: `Bench order ${index}`,
+  };
+}
+orders.cycle = { amountMinor: 2_500_050, currency: 'NGN', description: 'Open and close' };
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+// The page-side code is written as strings: tsx keeps function names with a helper that does
+// not exist inside the page, so functions cannot be handed to page.evaluate from here.
+const CLICK_TO_STEP = `new Promise((resolve) => {
+  const start = performance.now();
+  document.getElementById('pay').click();
+  const look = () => {
+    const heading = document.querySelector('paydrop-checkout')?.shadowRoot?.querySelector('[data-step-heading]');
+    if (heading && heading.tagName === 'H3') resolve(performance.now() - start);
+    else requestAnimationFrame(look);
+  };
+  look();
+})`;
+
+const COUNT_TIMERS = `(() => {
+  const live = new Set();
+  window.__liveTimers = live;
+  const st = window.setTimeout, ct = window.clearTimeout, si = window.setInterval, ci = window.clearInterval;
+  window.setTimeout = (run, ms, ...rest) => {
+    const id = st(() => { live.delete(id); if (typeof run === 'function') run(...rest); }, ms);
+    live.add(id);
+    return id;
+  };
+  window.clearTimeout = (id) => { live.delete(id); ct(id); };
+  window.setInterval = (run, ms, ...rest) => { const id = si(run, ms, ...rest); live.add(id); return id; };
+  window.clearInterval = (id) => { live.delete(id); ci(id); };
+})()`;
+
+const COUNTS = `({
+  nodes: document.getElementsByTagName('*').length,
+  hosts: document.querySelectorAll('paydrop-checkout').length,
+  timers: window.__liveTimers.size,
+})`;
+
+const cycles = (count: number) => `(async () => {
+  for (let index = 0; index < ${count}; index++) {
+    const handle = window.Paydrop.open({ endpoint: '/api/checkout', order: 'cycle' });
+    await new Promise((resolve) => {
+      const look = () => {
+        if (document.querySelector('paydrop-checkout')?.shadowRoot?.querySelector('h3')) resolve();
+        else setTimeout(look, 2);
+      };
+      look();
+    });
+    handle.close();
+  }
+})()`;
+
+const page = (body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><script src="/paydrop.js"></script></head><body>${body}</body></html>`;
+
+async function main(): Promise<void> {
+  await sizes();
+  const shop = await startShop({ orders });
+  const browser = await launchChromium();
+  try {
+    // Click to payment step: a fresh order each time, so each click starts a session and a payment.
+    const tab = await browser.newPage();
+    const timings: number[] = [];
+    for (let index = 0; index < CLICKS; index++) {
+      shop.pages.set(
+        '/',
+        page(
+          `<button id="pay" data-paydrop-order="bench-${index}" data-paydrop-endpoint="/api/checkout">Pay</button>`,
+        ),
+      );
+      await tab.goto(`${shop.url}/`);
+      const elapsed = (await tab.evaluate(CLICK_TO_STEP)) as number;
+      if (index >= 5) timings.push(elapsed); // the first few warm up sockets and caches
+    }
+    console.log(
+      `click to payment step on screen (${timings.length} clicks, loopback, headless Chromium)`,
+    );
+    console.log(
+      `  median ${median(timings).toFixed(1)} ms  (budget 100 ms)  min ${Math.min(...timings).toFixed(1)}  max ${Math.max(...timings).toFixed(1)}`,
+    );
+
+    // Open and close many times: nothing may be left behind.
+    const cyclePage = await browser.newPage();
+    await cyclePage.addInitScript(COUNT_TIMERS);
+    shop.pages.set('/cycle', page('<p>cycle</p>'));
+    await cyclePage.goto(`${shop.url}/cycle`);
+    const cdp = await cyclePage.context().newCDPSession(cyclePage);
+    const measure = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+      const listeners = (await cdp.send('Runtime.evaluate', {
+        expression:
+          '[document, window, document.body].reduce((n, t) => n + Object.values(getEventListeners(t)).flat().length, 0)',
+        includeCommandLineAPI: true,
+        returnByValue: true,
+      })) as { result: { value: number } };
+      const counts = (await cyclePage.evaluate(COUNTS)) as {
+        nodes: number;
+        hosts: number;
+        timers: number;
+      };
+      return { ...counts, listeners: listeners.result.value, heap: heap.usedSize };
+    };
+    await cyclePage.evaluate(cycles(10)); // warm up: first session, first payment, code compiled
+    const before = await measure();
+    await cyclePage.evaluate(cycles(CYCLES));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = await measure();
+    console.log(`open and close ${CYCLES} times`);
+    console.log(
+      `  DOM nodes  ${before.nodes} → ${after.nodes}   checkout hosts left ${after.hosts}`,
+    );
+    console.log(`  listeners  ${before.listeners} → ${after.listeners} (document, window, body)`);
+    console.log(`  timers     ${before.timers} → ${after.timers}`);
+    const growth = (after.heap - before.heap) / 1024;
+    console.log(
+      `  heap       ${(before.heap / 1024).toFixed(0)} KB → ${(after.heap / 1024).toFixed(0)} KB (${growth >= 0 ? '+' : ''}${growth.toFixed(0)} KB; budget 1024 KB)`,
+    );
+  } finally {
+    await browser.close();
+    await shop.close();
+  }
+}
+
+await main();
