@@ -107,7 +107,11 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
 
   function go(next: CheckoutStep): void {
     if (disposed) return;
-    step.value = next;
+    batch(() => {
+      // A countdown warning belongs to the step it was made in.
+      milestone.value = null;
+      step.value = next;
+    });
     options.onStep?.(next);
   }
 
@@ -223,8 +227,8 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     const after = step.value;
     if (disposed || after.kind !== 'transfer') return;
     stopWatching();
-    milestone.value = 0;
     go({ kind: 'expired', payment: after.payment });
+    milestone.value = 0;
   }
 
   function showPayment(payment: PaymentView, token: string): void {

@@ -494,7 +494,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
     async status(reference: string) {
       const known = await outcomeOf(reference);
-      return { reference, status: known ?? (await confirm(reference)) };
+      const status = known ?? (await confirm(reference));
+      // The server's clock, so a widget can correct a customer's clock that jumped or slept.
+      return { reference, status, serverTime: new Date(now()).toISOString() };
     },
 
     /** The page the bank sends the customer back to: where to go next, and a status check. */

@@ -4,7 +4,7 @@ import type { CheckoutModel, CheckoutResult, CheckoutStep } from '../flow/checko
 import { TransferPanel } from './channels/transfer';
 import { fill, type Messages } from './messages';
 import { ChannelPicker } from './ui/ChannelPicker';
-import { formatMoney } from './ui/format';
+import { amountDue, formatMoney } from './ui/format';
 
 interface CheckoutProps {
   readonly model: CheckoutModel;
@@ -39,13 +39,7 @@ function stepAnnouncement(step: CheckoutStep, messages: Messages, locale: string
     case 'transfer':
       return step.phase === 'awaiting'
         ? fill(messages.statusTransferReady, {
-            amount: formatMoney(
-              {
-                amountMinor: step.payment.amount.amountMinor + step.payment.fees.amountMinor,
-                currency: step.payment.amount.currency,
-              },
-              locale,
-            ),
+            amount: formatMoney(amountDue(step.payment), locale),
           })
         : messages.confirmingTitle;
     case 'succeeded':
@@ -73,6 +67,8 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
   private body = createRef<HTMLDivElement>();
   private stopRedrawing: (() => void) | undefined;
   private focusedFor = '';
+  private keyOfFlash = '';
+  private lastMilestone: number | null = null;
 
   override componentDidMount(): void {
     const dialog = this.dialog.current;
@@ -89,12 +85,21 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
   }
 
   override componentDidUpdate(): void {
-    // Each new step takes focus to its heading, so keyboard and screen reader users follow.
-    const key = `${this.props.model.step.peek().kind}:${this.state.leaving}`;
-    if (key === this.focusedFor) return;
-    this.focusedFor = key;
-    this.body.current?.querySelector<HTMLElement>('[data-step-heading]')?.focus();
-    if (this.state.flash) this.setState({ flash: '' });
+    const { model } = this.props;
+    const step = model.step.peek();
+    // A new countdown warning replaces an older "copied" in the live region.
+    const milestone = model.milestone.peek();
+    const news = milestone !== this.lastMilestone;
+    this.lastMilestone = milestone;
+    // Each new step takes focus to its newest heading, so keyboard and screen reader users follow.
+    const key = `${step.kind}:${'phase' in step ? step.phase : ''}:${this.state.leaving}`;
+    if (key !== this.focusedFor) {
+      this.focusedFor = key;
+      const headings = this.body.current?.querySelectorAll<HTMLElement>('[data-step-heading]');
+      headings?.[headings.length - 1]?.focus();
+    }
+    // "Copied" lasts until the step changes or a new countdown warning comes.
+    if (this.state.flash && (news || this.keyOfFlash !== key)) this.setState({ flash: '' });
   }
 
   override componentWillUnmount(): void {
@@ -107,7 +112,10 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
     else onDone(model.resultIfClosed());
   };
 
-  private announce = (flash: string) => this.setState({ flash });
+  private announce = (flash: string) => {
+    this.keyOfFlash = this.focusedFor;
+    this.setState({ flash });
+  };
 
   override render() {
     const { model, messages, locale, onDone } = this.props;
@@ -244,15 +252,7 @@ function StepView({ step, model, messages, locale, announce, onDone }: StepViewP
             {messages.succeededTitle}
           </h3>
           <p class="muted">
-            {fill(messages.succeededText, {
-              amount: formatMoney(
-                {
-                  amountMinor: step.payment.amount.amountMinor + step.payment.fees.amountMinor,
-                  currency: step.payment.amount.currency,
-                },
-                locale,
-              ),
-            })}
+            {fill(messages.succeededText, { amount: formatMoney(amountDue(step.payment), locale) })}
           </p>
           <button type="button" class="primary" onClick={() => onDone(model.resultIfClosed())}>
             {messages.done}

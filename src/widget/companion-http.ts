@@ -38,7 +38,6 @@ export function createCompanionHttp(
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        credentials: 'same-origin',
         signal: controller.signal,
       });
     } catch {

@@ -35,6 +35,18 @@ const browserClock: Clock = {
   clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
 };
 
+/** The page's language when it is a valid tag ('en_US' is not), else the browser's, else English. */
+function pageLocale(): string {
+  for (const candidate of [document.documentElement.lang, navigator.language]) {
+    try {
+      if (candidate) return Intl.getCanonicalLocales(candidate)[0] ?? 'en';
+    } catch {
+      // Not a language tag; try the next one.
+    }
+  }
+  return 'en';
+}
+
 /**
  * Opens the checkout for one order (or payment link).
  * @example const { result } = open({ endpoint: '/api/checkout', order: 'order_1042' }); const outcome = await result;
@@ -49,7 +61,7 @@ export function open(options: OpenOptions): CheckoutHandle {
   const existing = openCheckouts.get(document);
   if (existing) return existing;
 
-  const locale = checked.locale ?? (document.documentElement.lang || navigator.language || 'en');
+  const locale = checked.locale ?? pageLocale();
   const previouslyFocused = document.activeElement as HTMLElement | null;
   const host = document.createElement('paydrop-checkout');
   const shadow = host.attachShadow({ mode: 'open' });

@@ -27,8 +27,7 @@ export const en = {
   oneMinuteLeft: '1 minute left to transfer.',
   sentMoney: "I've sent the money",
   confirmingTitle: 'Confirming your transfer',
-  confirmingText:
-    'We will let you know as soon as your bank confirms it. This usually takes a few moments; you can keep this window open.',
+  confirmingText: 'We will tell you as soon as your bank confirms it, usually within moments.',
   expiredTitle: 'This account has expired',
   expiredText:
     'No transfer arrived in time. If you have not sent money yet, get a new account and try again.',
@@ -37,7 +36,7 @@ export const en = {
   succeededText: 'Thank you! Your payment of {amount} is confirmed.',
   failedTitle: 'Payment not completed',
   failedText:
-    'Your payment did not go through. No money was taken, or it will be returned by your bank.',
+    'Your payment did not go through. If money left your account, your bank will return it.',
   errorTitle: 'Something went wrong',
   tryAgain: 'Try again',
   done: 'Done',
@@ -47,8 +46,7 @@ export const en = {
   errorNoChannels: 'No payment method is available for this order.',
   errorGeneric: 'The checkout could not continue. Please try again.',
   leaveTitle: 'Leave the checkout?',
-  leaveText:
-    'If you have already sent the money, it will still reach the shop, and you will be notified.',
+  leaveText: 'If you have already sent the money, it will still reach the shop.',
   leave: 'Leave',
   stay: 'Stay',
   statusChoosing: 'Choose a payment method.',

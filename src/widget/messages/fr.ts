@@ -31,7 +31,7 @@ export const fr: Messages = {
   sentMoney: "J'ai envoyé l'argent",
   confirmingTitle: 'Confirmation de votre virement',
   confirmingText:
-    'Nous vous préviendrons dès que votre banque l’aura confirmé. Cela ne prend généralement que quelques instants ; vous pouvez laisser cette fenêtre ouverte.',
+    'Nous vous préviendrons dès que votre banque l’aura confirmé, en général en quelques instants.',
   expiredTitle: 'Ce compte a expiré',
   expiredText:
     'Aucun virement n’est arrivé à temps. Si vous n’avez pas encore envoyé d’argent, demandez un nouveau compte et réessayez.',
@@ -40,7 +40,7 @@ export const fr: Messages = {
   succeededText: 'Merci ! Votre paiement de {amount} est confirmé.',
   failedTitle: 'Paiement non abouti',
   failedText:
-    'Votre paiement n’a pas abouti. Aucun montant n’a été prélevé, ou votre banque vous le restituera.',
+    'Votre paiement n’a pas abouti. Si de l’argent a quitté votre compte, votre banque vous le restituera.',
   errorTitle: 'Une erreur est survenue',
   tryAgain: 'Réessayer',
   done: 'Terminé',
@@ -52,8 +52,7 @@ export const fr: Messages = {
   errorNoChannels: 'Aucun moyen de paiement n’est disponible pour cette commande.',
   errorGeneric: 'Le paiement n’a pas pu continuer. Veuillez réessayer.',
   leaveTitle: 'Quitter le paiement ?',
-  leaveText:
-    'Si vous avez déjà envoyé l’argent, il parviendra quand même à la boutique et vous serez prévenu.',
+  leaveText: 'Si vous avez déjà envoyé l’argent, il parviendra quand même à la boutique.',
   leave: 'Quitter',
   stay: 'Rester',
   statusChoosing: 'Choisissez un moyen de paiement.',

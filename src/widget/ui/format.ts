@@ -25,6 +25,14 @@ export function formatMoney(money: Money, locale: string): string {
   }).format(money.amountMinor / 10 ** digits);
 }
 
+/** What the customer sends: the amount and the provider's fees. */
+export function amountDue(payment: { amount: Money; fees: Money }): Money {
+  return {
+    amountMinor: payment.amount.amountMinor + payment.fees.amountMinor,
+    currency: payment.amount.currency,
+  };
+}
+
 /** The amount as a banking app wants it typed: 2500.50, no symbol, no grouping. */
 export function plainAmount(money: Money): string {
   const digits = minorDigitsOf(money.currency);

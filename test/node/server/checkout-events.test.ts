@@ -287,7 +287,7 @@ describe('a closed tab', () => {
 
     const status = await companionCall(on, 'GET', '/status', { token });
     seen.push(status.text);
-    expect(status.body).toEqual({ reference, status: 'PENDING' });
+    expect(status.body).toMatchObject({ reference, status: 'PENDING' });
     const fresh = await openStream(on, token);
     expect(counting.active()).toBe(1);
     await control(on, 'POST', `/__sandbox/payments/${reference}/transfer`);

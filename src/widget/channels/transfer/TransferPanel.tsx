@@ -3,7 +3,7 @@ import type { CheckoutModel, TransferPhase } from '../../../flow/checkout-model'
 import type { PaymentView } from '../../../flow/companion';
 import { fill, type Messages } from '../../messages';
 import { CopyButton } from '../../ui/CopyButton';
-import { formatCountdown, formatMoney, groupDigits, plainAmount } from '../../ui/format';
+import { amountDue, formatCountdown, formatMoney, groupDigits, plainAmount } from '../../ui/format';
 
 interface TransferPanelProps {
   readonly model: CheckoutModel;
@@ -12,6 +12,28 @@ interface TransferPanelProps {
   readonly messages: Messages;
   readonly locale: string;
   readonly announce: (text: string) => void;
+}
+
+interface DetailProps {
+  readonly term: string;
+  readonly shown: string;
+  readonly copied: string;
+  readonly wide?: boolean;
+  readonly messages: Messages;
+  readonly announce: (text: string) => void;
+}
+
+/** One line of the account details: a term, its value, and a copy button inside the value. */
+function Detail({ term, shown, copied, wide, messages, announce }: DetailProps) {
+  return (
+    <div class="row">
+      <dt>{term}</dt>
+      <dd>
+        <span class={wide ? 'account' : undefined}>{shown}</span>
+        <CopyButton value={copied} what={term} messages={messages} announce={announce} />
+      </dd>
+    </div>
+  );
 }
 
 /** The virtual account to pay into, its countdown, and "I've sent the money". */
@@ -25,10 +47,7 @@ export function TransferPanel({
 }: TransferPanelProps) {
   const account = payment.virtualAccount;
   if (!account) return null;
-  const total = {
-    amountMinor: payment.amount.amountMinor + payment.fees.amountMinor,
-    currency: payment.amount.currency,
-  };
+  const total = amountDue(payment);
   const totalText = formatMoney(total, locale);
   const seconds = model.secondsLeft.peek();
   const copyProps = { messages, announce };
@@ -44,38 +63,31 @@ export function TransferPanel({
         </p>
       ) : null}
       <dl>
-        <div class="row">
-          <div>
-            <dt>{messages.amountLabel}</dt>
-            <dd>{totalText}</dd>
-          </div>
-          <CopyButton value={plainAmount(total)} what={messages.amountLabel} {...copyProps} />
-        </div>
-        <div class="row">
-          <div>
-            <dt>{messages.accountNumberLabel}</dt>
-            <dd class="account">{groupDigits(account.accountNumber)}</dd>
-          </div>
-          <CopyButton
-            value={account.accountNumber}
-            what={messages.accountNumberLabel}
-            {...copyProps}
-          />
-        </div>
-        <div class="row">
-          <div>
-            <dt>{messages.bankLabel}</dt>
-            <dd>{account.bank}</dd>
-          </div>
-          <CopyButton value={account.bank} what={messages.bankLabel} {...copyProps} />
-        </div>
-        <div class="row">
-          <div>
-            <dt>{messages.accountNameLabel}</dt>
-            <dd>{account.accountName}</dd>
-          </div>
-          <CopyButton value={account.accountName} what={messages.accountNameLabel} {...copyProps} />
-        </div>
+        <Detail
+          term={messages.amountLabel}
+          shown={totalText}
+          copied={plainAmount(total)}
+          {...copyProps}
+        />
+        <Detail
+          term={messages.accountNumberLabel}
+          shown={groupDigits(account.accountNumber)}
+          copied={account.accountNumber}
+          wide
+          {...copyProps}
+        />
+        <Detail
+          term={messages.bankLabel}
+          shown={account.bank}
+          copied={account.bank}
+          {...copyProps}
+        />
+        <Detail
+          term={messages.accountNameLabel}
+          shown={account.accountName}
+          copied={account.accountName}
+          {...copyProps}
+        />
       </dl>
       {seconds !== null ? (
         <p class="muted">
@@ -94,7 +106,7 @@ export function TransferPanel({
       ) : (
         <div class="state">
           <div class="spinner" aria-hidden="true" />
-          <p>
+          <p tabIndex={-1} data-step-heading>
             <strong>{messages.confirmingTitle}</strong>
           </p>
           <p class="muted">{messages.confirmingText}</p>

@@ -1,0 +1,667 @@
+// @vitest-environment jsdom
+// The dialog over the real checkout model, driven by a fake companion and a fake clock: what the
+// customer sees and hears at each step, and what the merchant's page is told when it closes.
+
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CompanionFailure, type CompanionFailureCode } from '../../src/flow/companion';
+import { en } from '../../src/widget/messages/en';
+import { axeViolations } from './axe';
+import { andRedraw, dialog, liveRegion, renderCheckout } from './checkout-harness';
+import {
+  channels,
+  deferred,
+  FakeClock,
+  FakeCompanion,
+  paymentView,
+  SERVER_NOW,
+  sessionView,
+  virtualAccount,
+} from './fakes';
+import { pressArrow, settle, stubClipboard } from './setup-dom';
+
+const SUMMARY = {
+  reference: 'ref_0001',
+  channel: 'PayByTransfer',
+  amount: { amountMinor: 2_500_050, currency: 'NGN' },
+};
+
+function heading(name: string | RegExp): HTMLElement {
+  return screen.getByRole('heading', { name });
+}
+
+describe('opening', () => {
+  it('says it is getting ready, then names the dialog after the order', async () => {
+    const companion = new FakeCompanion();
+    const session = deferred<ReturnType<typeof sessionView>>();
+    companion.answerSession = () => session.promise;
+    await renderCheckout({ companion });
+
+    expect(screen.getByRole('dialog', { name: 'Checkout' })).toBeTruthy();
+    const loading = screen.getByText('Getting your checkout ready…');
+    expect(document.activeElement).toBe(loading);
+    expect(dialog().open).toBe(true);
+
+    await andRedraw(() => session.resolve(sessionView()));
+    expect(screen.getByRole('dialog', { name: 'Order 1042 — Amina Stores' })).toBeTruthy();
+    expect(screen.queryByText('Getting your checkout ready…')).toBeNull();
+    expect(screen.getByText('Pay ₦25,000.50')).toBeTruthy();
+    expect(companion.sessionCalls).toEqual([{ order: 'order_1042' }]);
+  });
+
+  it('with a single channel goes straight to the transfer panel, no choice asked', async () => {
+    const companion = new FakeCompanion();
+    const initiation = deferred<Awaited<ReturnType<FakeCompanion['answerInitiate']>>>();
+    companion.answerInitiate = () => initiation.promise;
+    await renderCheckout({ companion });
+
+    expect(screen.getByText('Setting up your payment…')).toBeTruthy();
+    expect(screen.queryByRole('radio')).toBeNull();
+    expect(companion.initiateCalls).toEqual([
+      { token: 'session-token', channel: 'PayByTransfer', customer: undefined },
+    ]);
+
+    await andRedraw(() => initiation.resolve({ token: 'payment-token', payment: paymentView() }));
+    expect(heading('Transfer ₦25,000.50')).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'How would you like to pay?' })).toBeNull();
+  });
+});
+
+describe('choosing a channel', () => {
+  async function withTwoChannels() {
+    const companion = new FakeCompanion();
+    companion.answerSession = async () =>
+      sessionView({
+        channels: [
+          { name: 'PayByAccount', description: 'Approve in your banking app' },
+          { name: 'PayByTransfer', description: null },
+        ],
+      });
+    const view = await renderCheckout({
+      companion,
+      supportedChannels: ['PayByTransfer', 'PayByAccount'],
+    });
+    const group = screen.getByRole('group', { name: 'How would you like to pay?' });
+    const fromBank = within(group).getByRole('radio', { name: /Pay from your bank/ });
+    const transfer = within(group).getByRole('radio', { name: 'Bank transfer' });
+    return {
+      ...view,
+      group,
+      fromBank: fromBank as HTMLInputElement,
+      transfer: transfer as HTMLInputElement,
+    };
+  }
+
+  it('offers the channels as a radio group under "How would you like to pay?", the first checked', async () => {
+    const { group, fromBank, transfer, companion } = await withTwoChannels();
+    expect(within(group).getAllByRole('radio')).toHaveLength(2);
+    expect(fromBank.checked).toBe(true);
+    expect(transfer.checked).toBe(false);
+    expect(within(group).getByText('Approve in your banking app')).toBeTruthy();
+    expect(document.activeElement).toBe(heading('How would you like to pay?'));
+    expect(liveRegion().textContent).toBe('Choose a payment method.');
+    expect(companion.initiateCalls).toEqual([]);
+  });
+
+  it('moves the choice with the arrow keys and with clicks; Continue starts the chosen one', async () => {
+    const { fromBank, transfer, companion } = await withTwoChannels();
+
+    await andRedraw(() => pressArrow(fromBank));
+    expect(transfer.checked).toBe(true);
+    expect(fromBank.checked).toBe(false);
+
+    fireEvent.click(fromBank);
+    expect(fromBank.checked).toBe(true);
+    expect(transfer.checked).toBe(false);
+
+    fireEvent.click(transfer);
+    expect(transfer.checked).toBe(true);
+    expect(companion.initiateCalls).toEqual([]);
+
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
+    expect(companion.initiateCalls.map((call) => call.channel)).toEqual(['PayByTransfer']);
+    expect(heading('Transfer ₦25,000.50')).toBeTruthy();
+  });
+
+  it('Continue without touching anything starts the first channel', async () => {
+    const { companion } = await withTwoChannels();
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
+    expect(companion.initiateCalls.map((call) => call.channel)).toEqual(['PayByAccount']);
+  });
+});
+
+describe('the transfer panel', () => {
+  it('shows the amount, the account number grouped, the bank and the account name', async () => {
+    await renderCheckout();
+    expect(heading('Transfer ₦25,000.50')).toBeTruthy();
+    const row = (label: string) =>
+      (
+        screen.getByText(label, { selector: 'dt' }).nextElementSibling
+          ?.firstElementChild as HTMLElement
+      ).textContent;
+    expect(row('Amount')).toBe('₦25,000.50');
+    expect(row('Account number')).toBe('0123 456 789');
+    expect(row('Bank')).toBe('Wema Bank');
+    expect(row('Account name')).toBe('Paydrop / Amina Stores');
+    expect(screen.queryByText(/in fees/)).toBeNull();
+    for (const what of ['Amount', 'Account number', 'Bank', 'Account name']) {
+      expect(screen.getByRole('button', { name: `Copy ${what}` })).toBeTruthy();
+    }
+  });
+
+  it('adds the fees to the amount to transfer and says how much they are', async () => {
+    const companion = new FakeCompanion();
+    companion.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({ fees: { amountMinor: 5_000, currency: 'NGN' } }),
+    });
+    await renderCheckout({ companion });
+    expect(heading('Transfer ₦25,050.50')).toBeTruthy();
+    expect(screen.getByText('Includes ₦50.00 in fees.')).toBeTruthy();
+    const amount = screen.getByText('Amount').nextElementSibling?.firstElementChild as HTMLElement;
+    expect(amount.textContent).toBe('₦25,050.50');
+    expect(liveRegion().textContent).toBe(
+      'Account details ready. Transfer ₦25,050.50 before the account expires.',
+    );
+  });
+
+  it('counts down to the expiry in a timer that ticks with the clock', async () => {
+    const { clock } = await renderCheckout();
+    const timer = screen.getByRole('timer');
+    expect(timer.textContent).toBe('30:00');
+    expect(timer.parentElement?.textContent).toBe('This account expires in 30:00');
+
+    await andRedraw(() => clock.advance(1_000));
+    expect(screen.getByRole('timer').textContent).toBe('29:59');
+    await andRedraw(() => clock.advance(60_000));
+    expect(screen.getByRole('timer').textContent).toBe('28:59');
+  });
+
+  it('counts on the server clock: an answer written 2 minutes before expiry shows 2:00', async () => {
+    const companion = new FakeCompanion();
+    companion.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({ serverTime: SERVER_NOW + 28 * 60_000 }),
+    });
+    await renderCheckout({ companion });
+    expect(screen.getByRole('timer').textContent).toBe('2:00');
+  });
+
+  it('"I\'ve sent the money" shows that the transfer is being confirmed, never success on its own', async () => {
+    const { companion, clock } = await renderCheckout();
+    await andRedraw(() =>
+      fireEvent.click(screen.getByRole('button', { name: "I've sent the money" })),
+    );
+    expect(screen.getByText('Confirming your transfer')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: "I've sent the money" })).toBeNull();
+    expect(companion.statusCalls).toEqual(['payment-token']);
+    expect(liveRegion().textContent).toBe('Confirming your transfer');
+
+    await andRedraw(() => clock.advance(20_000));
+    expect(screen.queryByText('Payment received')).toBeNull();
+    expect(screen.getByText('Confirming your transfer')).toBeTruthy();
+    expect(screen.getByRole('timer').textContent).toBe('29:40');
+  });
+});
+
+describe('the outcome', () => {
+  it('a pushed SUCCESSFUL shows "Payment received", says so in the live region, and Done reports it', async () => {
+    const { companion, clock, onDone } = await renderCheckout();
+    await andRedraw(() => companion.push('SUCCESSFUL'));
+
+    const title = heading('Payment received');
+    expect(document.activeElement).toBe(title);
+    expect(liveRegion().textContent).toBe('Payment received');
+    expect(screen.getByText('Thank you! Your payment of ₦25,000.50 is confirmed.')).toBeTruthy();
+    expect(screen.queryByRole('timer')).toBeNull();
+    expect(companion.watching).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
+    expect(onDone).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect(onDone).toHaveBeenCalledWith({ status: 'succeeded', payment: SUMMARY });
+  });
+
+  it('a success found by polling shows "Payment received" too', async () => {
+    const { companion, clock } = await renderCheckout();
+    companion.answerStatus = async () => ({ status: 'SUCCESSFUL', serverTime: null });
+    await andRedraw(() => clock.advance(2_000));
+    expect(heading('Payment received')).toBeTruthy();
+  });
+
+  it('a success pushed after the 10-minute warning is still what the live region says', async () => {
+    const companion = new FakeCompanion();
+    companion.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({
+        virtualAccount: virtualAccount({ expiresAt: SERVER_NOW + 10 * 60_000 + 2_000 }),
+      }),
+    });
+    const { clock } = await renderCheckout({ companion });
+    await andRedraw(() => clock.advance(3_000));
+    expect(liveRegion().textContent).toBe('10 minutes left to transfer.');
+
+    await andRedraw(() => companion.push('SUCCESSFUL'));
+    expect(heading('Payment received')).toBeTruthy();
+    expect(liveRegion().textContent).toBe('Payment received');
+  });
+
+  it('"I\'ve sent the money" after the 10-minute warning is announced as confirming', async () => {
+    const companion = new FakeCompanion();
+    companion.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({
+        virtualAccount: virtualAccount({ expiresAt: SERVER_NOW + 10 * 60_000 + 2_000 }),
+      }),
+    });
+    const { clock } = await renderCheckout({ companion });
+    await andRedraw(() => clock.advance(3_000));
+    expect(liveRegion().textContent).toBe('10 minutes left to transfer.');
+
+    await andRedraw(() =>
+      fireEvent.click(screen.getByRole('button', { name: "I've sent the money" })),
+    );
+    expect(liveRegion().textContent).toBe('Confirming your transfer');
+  });
+
+  it('a pushed FAILED shows "Payment not completed" with Try again, which starts over', async () => {
+    const { companion, onDone } = await renderCheckout();
+    await andRedraw(() => companion.push('FAILED'));
+    expect(document.activeElement).toBe(heading('Payment not completed'));
+    expect(liveRegion().textContent).toBe('Payment not completed');
+    expect(screen.getByText(en.failedText)).toBeTruthy();
+
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Try again' })));
+    expect(companion.sessionCalls).toHaveLength(2);
+    expect(heading('Transfer ₦25,000.50')).toBeTruthy();
+    expect(onDone).not.toHaveBeenCalled();
+  });
+
+  it('Close after a failure reports the failure', async () => {
+    const { companion, onDone } = await renderCheckout();
+    await andRedraw(() => companion.push('FAILED'));
+    fireEvent.click(
+      within(screen.getByRole('dialog')).getAllByRole('button', {
+        name: 'Close',
+      })[1] as HTMLElement,
+    );
+    expect(onDone).toHaveBeenCalledWith({
+      status: 'failed',
+      error: { code: 'payment_failed', message: 'The payment did not go through.' },
+      payment: SUMMARY,
+    });
+  });
+
+  it('at expiry says the account has expired, and "Get a new account" brings a fresh one', async () => {
+    const companion = new FakeCompanion();
+    companion.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({ virtualAccount: virtualAccount({ expiresAt: SERVER_NOW + 5_000 }) }),
+    });
+    const { clock } = await renderCheckout({ companion });
+    expect(screen.getByRole('timer').textContent).toBe('0:05');
+    const checksBefore = companion.statusCalls.length;
+
+    await andRedraw(() => clock.advance(5_000));
+    expect(document.activeElement).toBe(heading('This account has expired'));
+    expect(liveRegion().textContent).toBe('This account has expired');
+    expect(screen.queryByText('0123 456 789')).toBeNull();
+    expect(companion.statusCalls.length).toBeGreaterThan(checksBefore);
+    expect(clock.pendingTimers).toBe(0);
+
+    companion.answerInitiate = async () => ({
+      token: 'payment-token-2',
+      payment: paymentView({
+        reference: 'ref_0002',
+        virtualAccount: virtualAccount({ accountNumber: '9876543210' }),
+      }),
+    });
+    await andRedraw(() =>
+      fireEvent.click(screen.getByRole('button', { name: 'Get a new account' })),
+    );
+    expect(companion.initiateCalls).toHaveLength(2);
+    expect(screen.getByText('9876 543 210')).toBeTruthy();
+    expect(screen.getByRole('timer').textContent).toBe('30:00');
+  });
+
+  it('at expiry a payment that arrived at the last second is received, not expired', async () => {
+    const companion = new FakeCompanion();
+    companion.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({ virtualAccount: virtualAccount({ expiresAt: SERVER_NOW + 1_000 }) }),
+    });
+    const { clock } = await renderCheckout({ companion });
+    companion.answerStatus = async () => ({ status: 'SUCCESSFUL', serverTime: null });
+    await andRedraw(() => clock.advance(1_000));
+    expect(heading('Payment received')).toBeTruthy();
+    expect(screen.queryByText('This account has expired')).toBeNull();
+  });
+});
+
+describe('errors', () => {
+  const cases: Array<[CompanionFailureCode, string, boolean]> = [
+    ['network', 'We could not reach the checkout. Check your connection and try again.', true],
+    ['timeout', 'We could not reach the checkout. Check your connection and try again.', true],
+    ['unavailable', 'Payments are unavailable right now. Please try again in a moment.', true],
+    ['rate_limited', 'Payments are unavailable right now. Please try again in a moment.', true],
+    [
+      'order_not_found',
+      'This order cannot be paid. It may have been paid already or cancelled.',
+      false,
+    ],
+    ['bad_response', 'The checkout could not continue. Please try again.', true],
+    ['internal', 'The checkout could not continue. Please try again.', true],
+    ['unauthorized', 'The checkout could not continue. Please try again.', true],
+  ];
+
+  for (const [code, text, canRetry] of cases) {
+    it(`a session refused with ${code} says "${text}"${canRetry ? ' with Try again' : ', no retry'}`, async () => {
+      const companion = new FakeCompanion();
+      companion.answerSession = async () => {
+        throw new CompanionFailure(code, `raw ${code} message`);
+      };
+      await renderCheckout({ companion });
+      expect(document.activeElement).toBe(heading('Something went wrong'));
+      expect(screen.getByText(text)).toBeTruthy();
+      expect(liveRegion().textContent).toBe(text);
+      expect(screen.queryByText(`raw ${code} message`)).toBeNull();
+      const retry = screen.queryByRole('button', { name: 'Try again' });
+      expect(retry !== null).toBe(canRetry);
+      if (!retry) return;
+
+      companion.answerSession = async () => sessionView();
+      await andRedraw(() => fireEvent.click(retry));
+      expect(companion.sessionCalls).toHaveLength(2);
+      expect(heading('Transfer ₦25,000.50')).toBeTruthy();
+    });
+  }
+
+  it('an order with no channel this widget supports says so, with no retry', async () => {
+    const companion = new FakeCompanion();
+    companion.answerSession = async () => sessionView({ channels: channels('Card') });
+    await renderCheckout({ companion });
+    expect(screen.getByText('No payment method is available for this order.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(companion.initiateCalls).toEqual([]);
+  });
+
+  it('a failed initiation retries the initiation, not the session', async () => {
+    const companion = new FakeCompanion();
+    companion.answerInitiate = async () => {
+      throw new CompanionFailure('unavailable', 'down');
+    };
+    await renderCheckout({ companion });
+    expect(
+      screen.getByText('Payments are unavailable right now. Please try again in a moment.'),
+    ).toBeTruthy();
+
+    companion.answerInitiate = async () => ({ token: 'payment-token', payment: paymentView() });
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Try again' })));
+    expect(companion.sessionCalls).toHaveLength(1);
+    expect(companion.initiateCalls).toHaveLength(2);
+    expect(heading('Transfer ₦25,000.50')).toBeTruthy();
+  });
+
+  it('an unexpected exception becomes the generic text, never its own message', async () => {
+    const companion = new FakeCompanion();
+    companion.answerSession = async () => {
+      throw new TypeError('x is undefined');
+    };
+    await renderCheckout({ companion });
+    expect(screen.getByText('The checkout could not continue. Please try again.')).toBeTruthy();
+    expect(screen.queryByText(/x is undefined/)).toBeNull();
+  });
+});
+
+describe('provider strings are text', () => {
+  const MARKUP = '<img src=x onerror=alert(1)>';
+
+  it('renders markup in the bank, account name, description and channel text literally', async () => {
+    const companion = new FakeCompanion();
+    companion.answerSession = async () =>
+      sessionView({
+        description: MARKUP,
+        channels: [
+          { name: 'PayByTransfer', description: MARKUP },
+          { name: 'PayByAccount', description: null },
+        ],
+      });
+    companion.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({
+        virtualAccount: virtualAccount({ bank: MARKUP, accountName: `${MARKUP} Ltd` }),
+      }),
+    });
+    const { container } = await renderCheckout({
+      companion,
+      supportedChannels: ['PayByTransfer', 'PayByAccount'],
+    });
+    expect(screen.getByRole('dialog', { name: MARKUP })).toBeTruthy();
+    expect(within(screen.getByRole('group')).getByText(MARKUP)).toBeTruthy();
+    expect(container.querySelector('img')).toBeNull();
+
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
+    expect(
+      (screen.getByText('Bank').nextElementSibling?.firstElementChild as HTMLElement).textContent,
+    ).toBe(MARKUP);
+    expect(screen.getByText(`${MARKUP} Ltd`)).toBeTruthy();
+    expect(container.querySelector('img')).toBeNull();
+    expect(document.querySelector('img')).toBeNull();
+  });
+});
+
+describe('closing', () => {
+  it('with a payment under way, Close asks first; Stay goes back to the panel', async () => {
+    const { onDone } = await renderCheckout();
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Close' })));
+    expect(document.activeElement).toBe(heading('Leave the checkout?'));
+    expect(screen.getByText(en.leaveText)).toBeTruthy();
+    expect(screen.queryByRole('timer')).toBeNull();
+    expect(onDone).not.toHaveBeenCalled();
+
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Stay' })));
+    expect(document.activeElement).toBe(heading('Transfer ₦25,000.50'));
+    expect(screen.getByText('0123 456 789')).toBeTruthy();
+    expect(onDone).not.toHaveBeenCalled();
+  });
+
+  it('Leave reports the payment as pending', async () => {
+    const { onDone } = await renderCheckout();
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Close' })));
+    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    expect(onDone).toHaveBeenCalledTimes(1);
+    expect(onDone).toHaveBeenCalledWith({ status: 'pending', payment: SUMMARY });
+  });
+
+  it("Escape (the dialog's cancel) asks the same question and keeps the dialog open", async () => {
+    const { onDone } = await renderCheckout();
+    let proceeded = true;
+    await andRedraw(() => {
+      proceeded = fireEvent(dialog(), new Event('cancel', { cancelable: true }));
+    });
+    expect(proceeded).toBe(false);
+    expect(heading('Leave the checkout?')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Stay' })).toBeTruthy();
+    expect(onDone).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    expect(onDone).toHaveBeenCalledWith({ status: 'pending', payment: SUMMARY });
+  });
+
+  it('with no payment under way, Close ends at once as cancelled', async () => {
+    const companion = new FakeCompanion();
+    companion.answerSession = () => new Promise(() => {});
+    const { onDone } = await renderCheckout({ companion });
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(onDone).toHaveBeenCalledWith({ status: 'cancelled' });
+    expect(screen.queryByText('Leave the checkout?')).toBeNull();
+  });
+
+  it('while choosing, Escape ends at once as cancelled', async () => {
+    const companion = new FakeCompanion();
+    companion.answerSession = async () =>
+      sessionView({ channels: channels('PayByTransfer', 'PayByAccount') });
+    const { onDone } = await renderCheckout({
+      companion,
+      supportedChannels: ['PayByTransfer', 'PayByAccount'],
+    });
+    fireEvent(dialog(), new Event('cancel', { cancelable: true }));
+    expect(onDone).toHaveBeenCalledWith({ status: 'cancelled' });
+  });
+
+  it('after success, Close reports the success without asking', async () => {
+    const { companion, onDone } = await renderCheckout();
+    await andRedraw(() => companion.push('SUCCESSFUL'));
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(onDone).toHaveBeenCalledWith({ status: 'succeeded', payment: SUMMARY });
+  });
+});
+
+describe('focus follows the step', () => {
+  it('moves to each new heading: loading, choosing, transfer, leave, back, expired, error', async () => {
+    const companion = new FakeCompanion();
+    const session = deferred<ReturnType<typeof sessionView>>();
+    companion.answerSession = () => session.promise;
+    companion.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({ virtualAccount: virtualAccount({ expiresAt: SERVER_NOW + 2_000 }) }),
+    });
+    const { clock } = await renderCheckout({
+      companion,
+      supportedChannels: ['PayByTransfer', 'PayByAccount'],
+    });
+    expect(document.activeElement?.textContent).toBe('Getting your checkout ready…');
+
+    await andRedraw(() =>
+      session.resolve(sessionView({ channels: channels('PayByTransfer', 'PayByAccount') })),
+    );
+    expect(document.activeElement).toBe(heading('How would you like to pay?'));
+
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
+    expect(document.activeElement).toBe(heading('Transfer ₦25,000.50'));
+
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Close' })));
+    expect(document.activeElement).toBe(heading('Leave the checkout?'));
+
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Stay' })));
+    expect(document.activeElement).toBe(heading('Transfer ₦25,000.50'));
+
+    await andRedraw(() => clock.advance(2_000));
+    expect(document.activeElement).toBe(heading('This account has expired'));
+
+    companion.answerInitiate = async () => {
+      throw new CompanionFailure('network', 'offline');
+    };
+    await andRedraw(() =>
+      fireEvent.click(screen.getByRole('button', { name: 'Get a new account' })),
+    );
+    expect(document.activeElement).toBe(heading('Something went wrong'));
+  });
+});
+
+describe('the live region', () => {
+  let restore: (() => void) | undefined;
+  afterEach(() => restore?.());
+
+  it('announces a copy, then still announces the countdown warnings that follow', async () => {
+    restore = stubClipboard(async () => {});
+    const companion = new FakeCompanion();
+    companion.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({
+        virtualAccount: virtualAccount({ expiresAt: SERVER_NOW + 10 * 60_000 + 5_000 }),
+      }),
+    });
+    const { clock } = await renderCheckout({ companion });
+
+    await andRedraw(() =>
+      fireEvent.click(screen.getByRole('button', { name: 'Copy Account number' })),
+    );
+    expect(liveRegion().textContent).toBe('Account number copied to the clipboard.');
+
+    await andRedraw(() => clock.advance(6_000));
+    expect(liveRegion().textContent).toBe('10 minutes left to transfer.');
+  });
+
+  it('says "1 minute left" at the last minute', async () => {
+    const companion = new FakeCompanion();
+    companion.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({
+        virtualAccount: virtualAccount({ expiresAt: SERVER_NOW + 60_000 + 2_000 }),
+      }),
+    });
+    const { clock } = await renderCheckout({ companion });
+    await andRedraw(() => clock.advance(1_000));
+    expect(liveRegion().textContent).toBe(
+      'Account details ready. Transfer ₦25,000.50 before the account expires.',
+    );
+    await andRedraw(() => clock.advance(1_000));
+    expect(liveRegion().textContent).toBe('1 minute left to transfer.');
+    expect(screen.getByRole('timer').textContent).toBe('1:00');
+  });
+});
+
+describe('a good guest on a strict page', () => {
+  // The transfer panel's own markup is checked in transfer-panel.test.ts.
+  it('passes axe and uses no inline style at every other step', async () => {
+    const found: string[] = [];
+    const check = async (step: string) => {
+      for (const violation of await axeViolations(dialog())) found.push(`${step}: ${violation}`);
+      if (dialog().querySelector('[style]')) found.push(`${step}: inline style attribute`);
+    };
+    const companion = new FakeCompanion();
+    const session = deferred<ReturnType<typeof sessionView>>();
+    companion.answerSession = () => session.promise;
+    await renderCheckout({ companion, supportedChannels: ['PayByTransfer', 'PayByAccount'] });
+    await check('loading');
+    await andRedraw(() =>
+      session.resolve(sessionView({ channels: channels('PayByTransfer', 'PayByAccount') })),
+    );
+    await check('choosing');
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Close' })));
+    await check('leaving');
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Stay' })));
+    await andRedraw(() => companion.push('SUCCESSFUL'));
+    await check('succeeded');
+    cleanup();
+
+    const failing = await renderCheckout();
+    await andRedraw(() => failing.companion.push('FAILED'));
+    await check('failed');
+    cleanup();
+
+    const expiring = new FakeCompanion();
+    expiring.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({ virtualAccount: virtualAccount({ expiresAt: SERVER_NOW + 1_000 }) }),
+    });
+    const third = await renderCheckout({ companion: expiring });
+    await andRedraw(() => third.clock.advance(1_000));
+    await check('expired');
+    cleanup();
+
+    const broken = new FakeCompanion();
+    broken.answerSession = async () => {
+      throw new CompanionFailure('network', 'offline');
+    };
+    await renderCheckout({ companion: broken });
+    await check('error');
+
+    expect(found).toEqual([]);
+  });
+});
+
+// Keeps the fake clock honest: it is what every countdown test above stands on.
+describe('the fake clock', () => {
+  it('fires intervals once per period and timeouts once', async () => {
+    const clock = new FakeClock();
+    const fired: string[] = [];
+    clock.setInterval(() => fired.push(`i${clock.now}`), 1_000);
+    clock.setTimeout(() => fired.push(`t${clock.now}`), 1_500);
+    await act(() => clock.advance(3_000));
+    expect(fired).toEqual(['i2000', 't2500', 'i3000', 'i4000']);
+    await settle();
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Hand-written fakes of the model's ports: a companion whose answers each test sets (or holds back),
+ * and a clock that moves only when told. Plus builders for the companion's answers.
+ */
+import type { Clock } from '../../src/flow/clock';
+import type {
+  ChannelChoice,
+  CompanionPort,
+  CustomerDetails,
+  PaymentStatus,
+  PaymentView,
+  SessionView,
+  VirtualAccountView,
+} from '../../src/flow/companion';
+import type { Channel } from '../../src/protocol';
+import { settle } from './setup-dom';
+
+/** Server time of every fake answer: an arbitrary instant. */
+export const SERVER_NOW = Date.parse('2025-03-01T10:00:00Z');
+export const THIRTY_MINUTES = 30 * 60_000;
+
+export function virtualAccount(overrides: Partial<VirtualAccountView> = {}): VirtualAccountView {
+  return {
+    bank: 'Wema Bank',
+    accountNumber: '0123456789',
+    accountName: 'Paydrop / Amina Stores',
+    note: 'Pay exactly the amount shown',
+    expiresAt: SERVER_NOW + THIRTY_MINUTES,
+    ...overrides,
+  };
+}
+
+export function paymentView(overrides: Partial<PaymentView> = {}): PaymentView {
+  return {
+    reference: 'ref_0001',
+    channel: 'PayByTransfer',
+    status: 'PENDING',
+    amount: { amountMinor: 2_500_050, currency: 'NGN' },
+    fees: { amountMinor: 0, currency: 'NGN' },
+    virtualAccount: virtualAccount(),
+    bankAuthUrl: null,
+    serverTime: SERVER_NOW,
+    ...overrides,
+  };
+}
+
+export function sessionView(overrides: Partial<SessionView> = {}): SessionView {
+  return {
+    token: 'session-token',
+    amount: { amountMinor: 2_500_050, currency: 'NGN' },
+    description: 'Order 1042 — Amina Stores',
+    channels: [{ name: 'PayByTransfer', description: null }],
+    payment: null,
+    ...overrides,
+  };
+}
+
+export function channels(...names: Channel[]): ChannelChoice[] {
+  return names.map((name) => ({ name, description: null }));
+}
+
+/** A promise the test resolves or rejects when it chooses. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+}
+
+type Initiation = { token: string; payment: PaymentView };
+
+/** The companion as the model sees it: answers are set per test, every call is recorded. */
+export class FakeCompanion implements CompanionPort {
+  readonly sessionCalls: Array<{ order: string } | { link: string }> = [];
+  readonly initiateCalls: Array<{
+    token: string;
+    channel: Channel;
+    customer?: CustomerDetails | undefined;
+  }> = [];
+  readonly statusCalls: string[] = [];
+  private watchers = new Set<(status: PaymentStatus) => void>();
+
+  answerSession: () => Promise<SessionView> = async () => sessionView();
+  answerInitiate: (channel: Channel) => Promise<Initiation> = async (channel) => ({
+    token: 'payment-token',
+    payment: paymentView({ channel }),
+  });
+  answerStatus: () => Promise<{ status: PaymentStatus; serverTime: number | null }> = async () => ({
+    status: 'PENDING',
+    serverTime: null,
+  });
+
+  startSession(target: { order: string } | { link: string }): Promise<SessionView> {
+    this.sessionCalls.push(target);
+    return this.answerSession();
+  }
+
+  initiate(
+    token: string,
+    request: { channel: Channel; customer?: CustomerDetails | undefined },
+  ): Promise<Initiation> {
+    this.initiateCalls.push({ token, ...request });
+    return this.answerInitiate(request.channel);
+  }
+
+  status(token: string): Promise<{ status: PaymentStatus; serverTime: number | null }> {
+    this.statusCalls.push(token);
+    return this.answerStatus();
+  }
+
+  watch(_token: string, onStatus: (status: PaymentStatus) => void): () => void {
+    this.watchers.add(onStatus);
+    return () => this.watchers.delete(onStatus);
+  }
+
+  /** The webhook arrived: the companion pushes the status to every open watch. */
+  push(status: PaymentStatus): void {
+    for (const onStatus of [...this.watchers]) onStatus(status);
+  }
+
+  get watching(): number {
+    return this.watchers.size;
+  }
+}
+
+interface Timer {
+  at: number;
+  run: () => void;
+  every: number | null;
+}
+
+/** A monotonic clock that moves only in `advance`, firing every timer due, in order. */
+export class FakeClock implements Clock {
+  now = 1_000;
+  private timers = new Map<number, Timer>();
+  private nextId = 1;
+
+  monotonic(): number {
+    return this.now;
+  }
+  setTimeout(run: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.now + ms, run, every: null });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  setInterval(run: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.now + ms, run, every: ms });
+    return id;
+  }
+  clearInterval(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+
+  /** Moves time forward, firing due timers one by one and letting their promises settle. */
+  async advance(ms: number): Promise<void> {
+    const target = this.now + ms;
+    for (;;) {
+      let next: [number, Timer] | undefined;
+      for (const entry of this.timers) {
+        if (entry[1].at <= target && (!next || entry[1].at < next[1].at)) next = entry;
+      }
+      if (!next) break;
+      const [id, timer] = next;
+      this.now = timer.at;
+      if (timer.every === null) this.timers.delete(id);
+      else timer.at += timer.every;
+      timer.run();
+      await settle();
+    }
+    this.now = target;
+    await settle();
+  }
+}

@@ -1,0 +1,292 @@
+// @vitest-environment jsdom
+// The message catalogues: French is complete and really French on screen, placeholders are filled
+// as plain text, the merchant's wording wins, and the right catalogue loads for a locale.
+
+import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CompanionFailure, type CompanionFailureCode } from '../../src/flow/companion';
+import { fill, loadMessages, type Messages } from '../../src/widget/messages';
+import { en, type MessageKey } from '../../src/widget/messages/en';
+import { fr } from '../../src/widget/messages/fr';
+import { andRedraw, renderCheckout } from './checkout-harness';
+import {
+  channels,
+  deferred,
+  FakeCompanion,
+  paymentView,
+  SERVER_NOW,
+  sessionView,
+  virtualAccount,
+} from './fakes';
+import { stubClipboard } from './setup-dom';
+
+const KEYS = Object.keys(en) as MessageKey[];
+/** French amounts hold narrow and non-breaking spaces: compare the text as it is. */
+const asIs = { normalizer: (text: string) => text.trim() };
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe('the French catalogue', () => {
+  it('has every English key, non-empty, and no other', () => {
+    expect(Object.keys(fr).sort()).toEqual([...KEYS].sort());
+    for (const key of KEYS) expect(fr[key].trim(), key).not.toBe('');
+  });
+
+  it('uses the same placeholders as English in every message', () => {
+    for (const key of KEYS) expect(placeholders(fr[key]), key).toEqual(placeholders(en[key]));
+  });
+
+  it('translates every message (none is left equal to its English text)', () => {
+    const untranslated = KEYS.filter((key) => fr[key] === en[key]);
+    expect(untranslated).toEqual([]);
+  });
+});
+
+describe('fill', () => {
+  it('replaces the placeholders it is given, numbers included', () => {
+    expect(fill('Transfer {amount} before {time}', { amount: '₦25,000.50', time: '10:30' })).toBe(
+      'Transfer ₦25,000.50 before 10:30',
+    );
+    expect(fill(en.minutesLeft, { minutes: 5 })).toBe('5 minutes left to transfer.');
+    expect(fill('{a}{a}', { a: 'x' })).toBe('xx');
+  });
+
+  it('leaves unknown placeholders as they are, and a template without values unchanged', () => {
+    expect(fill('Pay {amount} by {date}', { amount: '£5.00' })).toBe('Pay £5.00 by {date}');
+    expect(fill('Copy {what}')).toBe('Copy {what}');
+    expect(fill('{toString} {constructor}', {})).toBe('{toString} {constructor}');
+  });
+
+  it('treats values as plain text: a value that looks like a placeholder or markup stays as given', () => {
+    expect(fill('{a} and {b}', { a: '{b}', b: 'B' })).toBe('{b} and B');
+    expect(fill('{a}', { a: '<img src=x onerror=alert(1)>' })).toBe('<img src=x onerror=alert(1)>');
+    expect(fill('{a}', { a: '$& $1 $$' })).toBe('$& $1 $$');
+  });
+});
+
+describe('loadMessages', () => {
+  it('gives French for French locales, whatever the region or case', async () => {
+    expect(await loadMessages('fr')).toEqual(fr);
+    expect(await loadMessages('fr-CA')).toEqual(fr);
+    expect(await loadMessages('FR-fr')).toEqual(fr);
+  });
+
+  it('gives English for English and for languages it does not have', async () => {
+    expect(await loadMessages('en')).toEqual(en);
+    expect(await loadMessages('de')).toEqual(en);
+    expect(await loadMessages('en-NG')).toEqual(en);
+    // 'fry' (Frisian) starts with "fr" but is not French.
+    expect(await loadMessages('fry')).toEqual(en);
+  });
+
+  it("puts the merchant's wording on top, in French and in English", async () => {
+    const french = await loadMessages('fr-CA', { close: 'Quitter la caisse' });
+    expect(french.close).toBe('Quitter la caisse');
+    expect(french.continue).toBe(fr.continue);
+    const english = await loadMessages('de', { sentMoney: 'Done, I paid' });
+    expect(english.sentMoney).toBe('Done, I paid');
+    expect(english.stay).toBe(en.stay);
+  });
+
+  it('does not change the shared catalogues when overriding', async () => {
+    await loadMessages('fr', { close: 'X' });
+    await loadMessages('en', { close: 'Y' });
+    expect(fr.close).toBe('Fermer');
+    expect(en.close).toBe('Close');
+  });
+});
+
+/** Every piece of text a person can see or hear: text nodes, and aria-labels. */
+function textsOnScreen(): string[] {
+  const found: string[] = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent?.trim();
+    if (text) found.push(text);
+  }
+  for (const element of document.body.querySelectorAll('[aria-label]')) {
+    found.push(element.getAttribute('aria-label') as string);
+  }
+  return found;
+}
+
+/** A catalogue's message as the pieces of fixed wording between its placeholders. */
+function pieces(template: string): string[] {
+  return template
+    .split(/\{\w+\}/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== '');
+}
+
+function containsPiece(text: string, piece: string): boolean {
+  const escaped = piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<!\\p{L})${escaped}(?!\\p{L})`, 'u').test(text);
+}
+
+describe('the dialog in French', () => {
+  let restore: (() => void) | undefined;
+  afterEach(() => {
+    restore?.();
+    restore = undefined;
+  });
+
+  const seen = new Set<string>();
+  const collect = () => {
+    for (const text of textsOnScreen()) seen.add(text);
+  };
+  // What the provider and the shop say: not ours to translate, and chosen with no English in it.
+  const french = (messages: Messages = fr) => ({ messages, locale: 'fr' });
+
+  async function errorScreen(code: CompanionFailureCode | 'no_channels') {
+    const companion = new FakeCompanion();
+    companion.answerSession = async () => {
+      if (code === 'no_channels') return sessionView({ channels: channels('Card') });
+      throw new CompanionFailure(code, 'raw message');
+    };
+    await renderCheckout({ companion, ...french() });
+    collect();
+    cleanup();
+  }
+
+  it('shows and announces only French, through every step', async () => {
+    const description = 'Commande 1042 — Boutique Amina';
+    const account = virtualAccount({
+      bank: 'Banque Wema',
+      accountName: 'Paydrop / Boutique Amina',
+      expiresAt: SERVER_NOW + 10 * 60_000 + 2_000,
+    });
+
+    // 1. Loading, choosing, starting, the account, the countdown warnings, copy, leave, confirm, success.
+    const companion = new FakeCompanion();
+    const session = deferred<ReturnType<typeof sessionView>>();
+    companion.answerSession = () => session.promise;
+    const initiation = deferred<Awaited<ReturnType<FakeCompanion['answerInitiate']>>>();
+    companion.answerInitiate = () => initiation.promise;
+    const first = await renderCheckout({
+      companion,
+      supportedChannels: ['PayByTransfer', 'PayByAccount', 'Card'],
+      ...french(),
+    });
+    expect(screen.getByRole('dialog', { name: 'Paiement' })).toBeTruthy();
+    collect();
+
+    await andRedraw(() =>
+      session.resolve(
+        sessionView({ description, channels: channels('Card', 'PayByAccount', 'PayByTransfer') }),
+      ),
+    );
+    expect(screen.getByRole('group', { name: 'Comment souhaitez-vous payer ?' })).toBeTruthy();
+    collect();
+
+    fireEvent.click(screen.getByRole('radio', { name: 'Virement bancaire' }));
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Continuer' })));
+    collect();
+
+    await andRedraw(() =>
+      initiation.resolve({
+        token: 'payment-token',
+        payment: paymentView({
+          fees: { amountMinor: 5_000, currency: 'NGN' },
+          virtualAccount: account,
+        }),
+      }),
+    );
+    expect(screen.getByRole('heading', { name: 'Virez 25\u202f050,50\u00a0NGN' })).toBeTruthy();
+    expect(screen.getByText('Dont 50,00\u00a0NGN de frais.', asIs)).toBeTruthy();
+    collect();
+
+    await andRedraw(() => first.clock.advance(3_000));
+    collect();
+    await andRedraw(() => first.clock.advance(9 * 60_000));
+    collect();
+
+    restore = stubClipboard(async () => {});
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copier Numéro de compte' }));
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    });
+    collect();
+
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Fermer' })));
+    collect();
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Rester' })));
+    await andRedraw(() =>
+      fireEvent.click(screen.getByRole('button', { name: "J'ai envoyé l'argent" })),
+    );
+    collect();
+    await andRedraw(() => companion.push('SUCCESSFUL'));
+    collect();
+    cleanup();
+    restore();
+
+    // 2. A clipboard that refuses, then a failed payment.
+    restore = stubClipboard(async () => {
+      throw new DOMException('denied', 'NotAllowedError');
+    });
+    const failing = new FakeCompanion();
+    failing.answerSession = async () => sessionView({ description });
+    failing.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({ virtualAccount: account }),
+    });
+    const second = await renderCheckout({ companion: failing, ...french() });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copier Montant' }));
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    });
+    collect();
+    await andRedraw(() => second.companion.push('FAILED'));
+    collect();
+    cleanup();
+
+    // 3. Expiry.
+    const expiring = new FakeCompanion();
+    expiring.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({ virtualAccount: { ...account, expiresAt: SERVER_NOW + 1_000 } }),
+    });
+    expiring.answerSession = async () => sessionView({ description });
+    const third = await renderCheckout({ companion: expiring, ...french() });
+    await andRedraw(() => third.clock.advance(1_000));
+    collect();
+    cleanup();
+
+    // 4. Every error text.
+    for (const code of [
+      'network',
+      'unavailable',
+      'order_not_found',
+      'no_channels',
+      'internal',
+    ] as const) {
+      await errorScreen(code);
+    }
+
+    const texts = [...seen];
+    // Nothing English anywhere...
+    const english = KEYS.flatMap((key) =>
+      pieces(en[key]).flatMap((piece) =>
+        texts.filter((text) => containsPiece(text, piece)).map((text) => `${key}: "${text}"`),
+      ),
+    );
+    expect(english).toEqual([]);
+    // ...and every French message was actually on screen or in the live region at some point.
+    const neverSeen = KEYS.filter(
+      (key) => !pieces(fr[key]).every((piece) => texts.some((text) => text.includes(piece))),
+    );
+    expect(neverSeen).toEqual([]);
+  });
+
+  it('formats amounts for the French locale', async () => {
+    await renderCheckout(french());
+    expect(screen.getByText('Payer 25\u202f000,50\u00a0NGN', asIs)).toBeTruthy();
+    expect(screen.getByRole('timer').parentElement?.textContent).toBe(
+      'Ce compte expire dans 30:00',
+    );
+  });
+
+  it("shows the merchant's own wording over the French", async () => {
+    await renderCheckout(french({ ...fr, sentMoney: 'Virement effectué' }));
+    expect(screen.getByRole('button', { name: 'Virement effectué' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: fr.sentMoney })).toBeNull();
+  });
+});

@@ -1,0 +1,291 @@
+// @vitest-environment jsdom
+// open(): the imperative shell. One host element with a shadow root holding the dialog; a second
+// open() returns the same checkout; close() undoes everything; bad options change nothing.
+// The companion is reached through a stubbed global fetch (and a fake EventSource for pushes).
+
+import { screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CheckoutResult } from '../../src/flow/checkout-model';
+import { type CheckoutHandle, open } from '../../src/widget/open';
+import type { OpenOptions } from '../../src/widget/options';
+import { FakeEventSource } from './setup-dom';
+
+const NOW = Date.now();
+
+const SESSION = {
+  token: 'session-token',
+  checkout: {
+    amount: { amountMinor: 2_500_050, currency: 'NGN' },
+    description: 'Order 1042',
+    channels: [{ name: 'PayByTransfer', description: null }],
+  },
+  payment: null,
+};
+
+const INITIATION = {
+  token: 'payment-token',
+  payment: {
+    reference: 'ref_0001',
+    channel: 'PayByTransfer',
+    status: 'PENDING',
+    amount: { amountMinor: 2_500_050, currency: 'NGN' },
+    fees: { amountMinor: 0, currency: 'NGN' },
+    virtualAccount: {
+      bank: 'Wema Bank',
+      accountNumber: '0123456789',
+      accountName: 'Paydrop / Amina Stores',
+      note: '',
+      expiresAt: new Date(NOW + 30 * 60_000).toISOString(),
+    },
+    bankAuthUrl: null,
+    serverTime: new Date(NOW).toISOString(),
+  },
+};
+
+type Route = '/session' | '/initiate' | '/status';
+/** What the companion answers per path: a body, or 'hang' for a call that never returns. */
+let answers: Partial<Record<Route, unknown>>;
+let fetchCalls: string[];
+const handles: CheckoutHandle[] = [];
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+beforeEach(() => {
+  answers = { '/session': 'hang', '/initiate': 'hang', '/status': { status: 'PENDING' } };
+  fetchCalls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      fetchCalls.push(url);
+      const path = new URL(url, 'http://shop.test').pathname.replace('/api/checkout', '') as Route;
+      const answer = answers[path];
+      if (answer === undefined) return json({ error: { code: 'not_found' } }, 404);
+      if (answer === 'hang') return new Promise<Response>(() => {});
+      return json(answer);
+    }),
+  );
+  FakeEventSource.instances = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+});
+
+afterEach(() => {
+  for (const handle of handles.splice(0)) handle.close();
+  for (const host of document.querySelectorAll('paydrop-checkout')) host.remove();
+  document.body.replaceChildren();
+  document.documentElement.lang = '';
+  vi.unstubAllGlobals();
+});
+
+function openCheckout(options: Partial<OpenOptions> = {}): CheckoutHandle {
+  const handle = open({
+    endpoint: '/api/checkout',
+    order: 'order_1042',
+    locale: 'en-NG',
+    ...options,
+  });
+  handles.push(handle);
+  return handle;
+}
+
+function hosts(): HTMLElement[] {
+  return [...document.querySelectorAll<HTMLElement>('paydrop-checkout')];
+}
+
+/** The dialog, queried inside the host's shadow root as a person would find it. */
+async function shadowDialog(): Promise<HTMLElement> {
+  const host = hosts()[0];
+  const root = host?.shadowRoot;
+  if (!root) throw new Error('no open shadow root');
+  return within(root as unknown as HTMLElement).findByRole('dialog');
+}
+
+describe('open()', () => {
+  it('adds one <paydrop-checkout> whose open shadow root holds the open dialog', async () => {
+    openCheckout();
+    expect(hosts()).toHaveLength(1);
+    const host = hosts()[0] as HTMLElement;
+    expect(host.parentElement).toBe(document.body);
+    expect(host.shadowRoot?.mode).toBe('open');
+
+    const dialog = (await shadowDialog()) as HTMLDialogElement;
+    expect(dialog.open).toBe(true);
+    expect(within(dialog).getByText('Getting your checkout ready…')).toBeTruthy();
+    // Nothing of the checkout leaks into the page's own tree.
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(fetchCalls).toEqual(['/api/checkout/session']);
+  });
+
+  it('names the dialog after the order once the session arrives', async () => {
+    answers['/session'] = SESSION;
+    openCheckout();
+    await waitFor(async () => {
+      const dialog = await shadowDialog();
+      expect(within(dialog).getByRole('heading', { name: 'Order 1042' })).toBeTruthy();
+    });
+    const dialog = await shadowDialog();
+    expect(dialog.getAttribute('aria-labelledby')).toBe('paydrop-title');
+    expect(within(dialog).getByText('Setting up your payment…')).toBeTruthy();
+  });
+
+  it('opened twice returns the same checkout, still one host', async () => {
+    const first = openCheckout();
+    const second = openCheckout({ order: 'order_2000' });
+    expect(second).toBe(first);
+    expect(hosts()).toHaveLength(1);
+    await shadowDialog();
+    expect(fetchCalls).toEqual(['/api/checkout/session']);
+  });
+
+  it('close() removes the host, resolves cancelled, calls onClose, and gives focus back', async () => {
+    const payButton = document.createElement('button');
+    payButton.textContent = 'Pay now';
+    document.body.append(payButton);
+    payButton.focus();
+    const onClose = vi.fn<(result: CheckoutResult) => void>();
+    const onPending = vi.fn();
+
+    const handle = openCheckout({ onClose, onPending });
+    await shadowDialog();
+    expect(document.activeElement).not.toBe(payButton);
+
+    handle.close();
+    expect(hosts()).toHaveLength(0);
+    await expect(handle.result).resolves.toEqual({ status: 'cancelled' });
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(onClose).toHaveBeenCalledWith({ status: 'cancelled' });
+    expect(onPending).not.toHaveBeenCalled();
+    expect(document.activeElement).toBe(payButton);
+  });
+
+  it('close() twice reports once; a later open() starts a fresh checkout', async () => {
+    const onClose = vi.fn();
+    const first = openCheckout({ onClose });
+    first.close();
+    first.close();
+    expect(onClose).toHaveBeenCalledTimes(1);
+
+    const second = openCheckout();
+    expect(second).not.toBe(first);
+    expect(hosts()).toHaveLength(1);
+    await shadowDialog();
+  });
+
+  it('closing before the catalogue has loaded renders nothing afterwards', async () => {
+    const handle = openCheckout({ locale: 'fr' });
+    handle.close();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(hosts()).toHaveLength(0);
+    expect(document.querySelector('dialog')).toBeNull();
+  });
+
+  it('with bad options throws and adds nothing to the document', () => {
+    const before = document.body.innerHTML;
+    expect(() => open({ endpoint: '', order: 'order_1042' })).toThrow(/^Paydrop\.open: "endpoint"/);
+    expect(() => open({ endpoint: '/api', order: 'a b' })).toThrow(TypeError);
+    expect(() =>
+      open({ endpoint: '/api', order: 'o1', theme: { brandColor: 'red; background:url(x)' } }),
+    ).toThrow(/theme\.brandColor/);
+    expect(document.body.innerHTML).toBe(before);
+    expect(hosts()).toHaveLength(0);
+    expect(fetchCalls).toEqual([]);
+  });
+
+  it('bad options do not disturb a checkout that is already open', async () => {
+    const handle = openCheckout();
+    expect(() => open({ endpoint: '/api', order: 'a b' })).toThrow(TypeError);
+    expect(hosts()).toHaveLength(1);
+    expect(openCheckout()).toBe(handle);
+  });
+
+  it('reports every step to onEvent', async () => {
+    answers['/session'] = SESSION;
+    const steps: string[] = [];
+    openCheckout({ onEvent: (event) => steps.push(`${event.type}:${event.step}`) });
+    await waitFor(() => expect(steps).toEqual(['step:loading', 'step:starting']));
+  });
+
+  it('pushes the outcome to the page the moment it is known, before the dialog closes', async () => {
+    answers['/session'] = SESSION;
+    answers['/initiate'] = INITIATION;
+    const onSuccess = vi.fn();
+    const onClose = vi.fn();
+    const handle = openCheckout({ onSuccess, onClose });
+    const dialog = await shadowDialog();
+    await waitFor(() => expect(within(dialog).getByText('0123 456 789')).toBeTruthy());
+
+    const events = FakeEventSource.instances[0] as FakeEventSource;
+    expect(events.url).toBe('/api/checkout/events?token=payment-token');
+    events.emit('status', JSON.stringify({ status: 'SUCCESSFUL' }));
+
+    const summary = {
+      reference: 'ref_0001',
+      channel: 'PayByTransfer',
+      amount: { amountMinor: 2_500_050, currency: 'NGN' },
+    };
+    await expect(handle.result).resolves.toEqual({ status: 'succeeded', payment: summary });
+    expect(onSuccess).toHaveBeenCalledWith(summary);
+    expect(onClose).not.toHaveBeenCalled();
+    expect(events.closed).toBe(true);
+    await waitFor(() =>
+      expect(within(dialog).getByRole('heading', { name: 'Payment received' })).toBeTruthy(),
+    );
+  });
+
+  it('closed during a transfer, resolves pending and calls onPending', async () => {
+    answers['/session'] = SESSION;
+    answers['/initiate'] = INITIATION;
+    const onPending = vi.fn();
+    const onClose = vi.fn();
+    const handle = openCheckout({ onPending, onClose });
+    const dialog = await shadowDialog();
+    await waitFor(() => expect(within(dialog).getByText('0123 456 789')).toBeTruthy());
+
+    handle.close();
+    const pending = {
+      status: 'pending',
+      payment: {
+        reference: 'ref_0001',
+        channel: 'PayByTransfer',
+        amount: { amountMinor: 2_500_050, currency: 'NGN' },
+      },
+    };
+    await expect(handle.result).resolves.toEqual(pending);
+    expect(onPending).toHaveBeenCalledWith(pending.payment);
+    expect(onClose).toHaveBeenCalledWith(pending);
+    expect((FakeEventSource.instances[0] as FakeEventSource).closed).toBe(true);
+  });
+
+  it('leaves no document listeners behind after opening and closing', () => {
+    const added: string[] = [];
+    const removed: string[] = [];
+    const add = document.addEventListener.bind(document);
+    const remove = document.removeEventListener.bind(document);
+    vi.spyOn(document, 'addEventListener').mockImplementation((type, ...rest) => {
+      added.push(type);
+      add(type, ...rest);
+    });
+    vi.spyOn(document, 'removeEventListener').mockImplementation((type, ...rest) => {
+      removed.push(type);
+      remove(type, ...rest);
+    });
+    for (let i = 0; i < 3; i++) openCheckout().close();
+    expect(added.length).toBeGreaterThan(0);
+    expect(removed.sort()).toEqual(added.sort());
+    vi.restoreAllMocks();
+  });
+
+  // A common page mistake: <html lang="en_US">. open() takes the page's language when no locale
+  // is given, and Intl refuses the underscore; the customer must still get a working checkout.
+  it('still shows the amount when the page declares its language as "en_US"', async () => {
+    document.documentElement.lang = 'en_US';
+    answers['/session'] = SESSION;
+    handles.push(open({ endpoint: '/api/checkout', order: 'order_1042' }));
+    const dialog = await shadowDialog();
+    await waitFor(() => expect(within(dialog).getByText(/^Pay .*25,000\.50$/)).toBeTruthy());
+  });
+});
