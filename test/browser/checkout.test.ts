@@ -130,15 +130,16 @@ describe('choosing a channel', () => {
   });
 });
 
+/** The value next to a term: the first part of its definition (the Copy button follows it). */
+function shownValue(term: HTMLElement): string | null | undefined {
+  return term.nextElementSibling?.firstElementChild?.textContent;
+}
+
 describe('the transfer panel', () => {
   it('shows the amount, the account number grouped, the bank and the account name', async () => {
     await renderCheckout();
     expect(heading('Transfer ₦25,000.50')).toBeTruthy();
-    const row = (label: string) =>
-      (
-        screen.getByText(label, { selector: 'dt' }).nextElementSibling
-          ?.firstElementChild as HTMLElement
-      ).textContent;
+    const row = (label: string) => shownValue(screen.getByText(label, { selector: 'dt' }));
     expect(row('Amount')).toBe('₦25,000.50');
     expect(row('Account number')).toBe('0123 456 789');
     expect(row('Bank')).toBe('Wema Bank');
@@ -158,8 +159,7 @@ describe('the transfer panel', () => {
     await renderCheckout({ companion });
     expect(heading('Transfer ₦25,050.50')).toBeTruthy();
     expect(screen.getByText('Includes ₦50.00 in fees.')).toBeTruthy();
-    const amount = screen.getByText('Amount').nextElementSibling?.firstElementChild as HTMLElement;
-    expect(amount.textContent).toBe('₦25,050.50');
+    expect(shownValue(screen.getByText('Amount'))).toBe('₦25,050.50');
     expect(liveRegion().textContent).toBe(
       'Account details ready. Transfer ₦25,050.50 before the account expires.',
     );
@@ -441,9 +441,7 @@ describe('provider strings are text', () => {
     expect(container.querySelector('img')).toBeNull();
 
     await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
-    expect(
-      (screen.getByText('Bank').nextElementSibling?.firstElementChild as HTMLElement).textContent,
-    ).toBe(MARKUP);
+    expect(shownValue(screen.getByText('Bank'))).toBe(MARKUP);
     expect(screen.getByText(`${MARKUP} Ltd`)).toBeTruthy();
     expect(container.querySelector('img')).toBeNull();
     expect(document.querySelector('img')).toBeNull();
