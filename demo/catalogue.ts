@@ -10,6 +10,12 @@ export const CATALOGUE: Readonly<Record<string, ResolvedOrder & { name: string }
     currency: 'NGN',
     description: 'Adire tote bag, indigo',
   },
+  'cushion-ngn': {
+    name: 'Indigo cushion cover',
+    amountMinor: 1_250_000,
+    currency: 'NGN',
+    description: 'Indigo cushion cover, 45 cm',
+  },
   'scarf-gbp': {
     name: 'Merino scarf',
     amountMinor: 4_999,
