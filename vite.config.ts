@@ -92,7 +92,9 @@ export default defineConfig(({ mode }): UserConfig => {
       outDir: 'dist',
       emptyOutDir: true,
       target: 'es2022',
-      sourcemap: true,
+      // The map is published beside the script but not linked from it: the link is bytes every
+      // customer downloads, the map is for the few who debug (devtools can load it by hand).
+      sourcemap: 'hidden',
       lib: {
         entry: 'src/embed.ts',
         formats: ['iife'],

@@ -34,7 +34,7 @@ export interface PaymentSummary {
 }
 
 /** Stable codes a merchant can branch on. */
-export type CheckoutErrorCode = 'payment_failed' | 'no_channels' | CompanionFailureCode;
+export type CheckoutErrorCode = 'payment_failed' | 'expired' | 'no_channels' | CompanionFailureCode;
 
 export interface CheckoutError {
   readonly code: CheckoutErrorCode;
@@ -143,6 +143,13 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     );
   });
 
+  /** True once the account's expiry has passed on the server's clock. */
+  function accountExpired(payment: PaymentView): boolean {
+    const account = payment.virtualAccount;
+    const offset = serverOffset.peek();
+    return account !== null && offset !== null && clock.monotonic() + offset >= account.expiresAt;
+  }
+
   const secondsLeft = computed(() =>
     msLeft.value === null ? null : Math.ceil(msLeft.value / 1000),
   );
@@ -162,7 +169,16 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     stopWatching();
     const payment = { ...current.payment, status };
     batch(() => {
-      if (status === 'SUCCESSFUL') {
+      if (status === 'FAILED' && accountExpired(current.payment)) {
+        // The provider fails an account nobody paid into in time: say so, and offer a new one.
+        outcome.value = {
+          status: 'failed',
+          error: { code: 'expired', message: 'The account expired before any transfer arrived.' },
+          payment: summary(payment),
+        };
+        go({ kind: 'expired', payment });
+        milestone.value = 0;
+      } else if (status === 'SUCCESSFUL') {
         outcome.value = { status: 'succeeded', payment: summary(payment) };
         go({ kind: 'succeeded', payment });
       } else {

@@ -151,7 +151,7 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
             aria-label={messages.close}
             onClick={this.requestClose}
           >
-            <span aria-hidden="true">×</span>
+            ×
           </button>
         </header>
         <div class="body" ref={this.body}>

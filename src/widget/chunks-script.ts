@@ -5,14 +5,10 @@
 import type { Messages } from './messages/en';
 
 // Read while the script runs: document.currentScript is only set then.
-const scriptUrl =
-  typeof document !== 'undefined' && document.currentScript instanceof HTMLScriptElement
-    ? document.currentScript.src
-    : '';
+const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 
 function chunk<T>(file: string): Promise<T> {
-  const base = scriptUrl || (typeof location !== 'undefined' ? location.href : '');
-  return import(/* @vite-ignore */ new URL(file, base).href) as Promise<T>;
+  return import(/* @vite-ignore */ new URL(file, scriptUrl || document.baseURI).href) as Promise<T>;
 }
 
 export function loadFrench(): Promise<Messages> {

@@ -35,16 +35,13 @@ const browserClock: Clock = {
   clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
 };
 
-/** The page's language when it is a valid tag ('en_US' is not), else the browser's, else English. */
+/** The page's language when it is a valid tag ('en_US' is not), else the browser's. */
 function pageLocale(): string {
-  for (const candidate of [document.documentElement.lang, navigator.language]) {
-    try {
-      if (candidate) return Intl.getCanonicalLocales(candidate)[0] ?? 'en';
-    } catch {
-      // Not a language tag; try the next one.
-    }
+  try {
+    return Intl.getCanonicalLocales(document.documentElement.lang || navigator.language)[0] ?? 'en';
+  } catch {
+    return navigator.language;
   }
-  return 'en';
 }
 
 /**

@@ -73,9 +73,7 @@ export function checkOptions(options: unknown): OpenOptions {
     fail('pass an options object, e.g. { endpoint, order }.');
   const given = options as Record<string, unknown>;
   if (typeof given.endpoint !== 'string' || given.endpoint.trim() === '') {
-    fail(
-      '"endpoint" is required: the URL where your companion handler is mounted, e.g. "/api/checkout".',
-    );
+    fail('"endpoint" is required: where your companion handler is mounted, e.g. "/api/checkout".');
   }
   const hasOrder = given.order !== undefined;
   const hasLink = given.link !== undefined;
