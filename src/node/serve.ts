@@ -100,7 +100,10 @@ export function nodeListener(
 ): NodeListener {
   return async (incoming, outgoing) => {
     const gone = new AbortController();
-    outgoing.on('close', () => gone.abort());
+    // Only a client that left before the answer was sent aborts: a normal end costs nothing.
+    outgoing.on('close', () => {
+      if (!outgoing.writableFinished) gone.abort();
+    });
     try {
       const bodyless = incoming.method === 'GET' || incoming.method === 'HEAD';
       const body = bodyless ? undefined : await readBody(incoming);

@@ -202,9 +202,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
   /** Status from the provider, one call per reference per second however many ask. */
   function request(reference: string): StatusEntry {
+    // Bounded, oldest first (a Map keeps insertion order): evicting costs at most an extra
+    // call, and a sweep that stops at half the size keeps each call's share constant.
     if (statusCache.size > 1000) {
       for (const [key, entry] of statusCache) {
-        if (!entry.inFlight && now() - entry.at >= STATUS_CACHE_MS) statusCache.delete(key);
+        if (statusCache.size <= 500) break;
+        if (!entry.inFlight) statusCache.delete(key);
       }
     }
     const entry: StatusEntry = {
