@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SummaryReporter from './test/summary-reporter';
 
 export default defineConfig({
   test: {
@@ -6,6 +7,6 @@ export default defineConfig({
     // Servers in tests listen on port 0 and close on teardown; a hung one must not hang CI.
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    reporters: ['default'],
+    reporters: ['default', new SummaryReporter()],
   },
 });
