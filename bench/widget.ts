@@ -4,11 +4,14 @@
  * - gzipped size of each bundle and lazily loaded chunk (script tag: at most 15 KB);
  * - click on pay to the payment step on screen, median (under 100 ms);
  * - DOM nodes, listeners, timers and heap after opening and closing the dialog 500 times
- *   (no growth; heap within 1 MB).
+ *   (no growth; heap within 1 MB);
+ * - parse and run of the script when a page loads it, against Adyen's Drop-in with Card bundled
+ *   the same way, side by side in the same Chromium (at most 1/8 of it).
  * Run after `npm run build:widget`.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
 import { launchChromium } from '../test/helpers/browser';
 import { startShop } from '../test/helpers/shop';
 
@@ -96,6 +99,67 @@ const cycles = (count: number) => `(async () => {
 const page = (body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><script src="/paydrop.js"></script></head><body>${body}</body></html>`;
 
+/**
+ * Parse and run of a classic script: from when it could start (its bytes in and the script before
+ * it done) to the script after it. A fresh context per load, so no compiled-code cache helps.
+ */
+async function parseAndRun(
+  browser: Awaited<ReturnType<typeof launchChromium>>,
+  shop: Awaited<ReturnType<typeof startShop>>,
+) {
+  await build({
+    logLevel: 'warn',
+    configFile: false,
+    build: {
+      outDir: 'dist/bench',
+      emptyOutDir: true,
+      target: 'es2022',
+      lib: {
+        entry: 'bench/adyen/dropin-card.ts',
+        formats: ['iife'],
+        name: 'AdyenBenchBundle',
+        fileName: () => 'adyen-dropin-card.js',
+      },
+    },
+  });
+  const adyen = await readFile('dist/bench/adyen-dropin-card.js', 'utf8');
+  shop.scripts.set('/adyen-dropin-card.js', adyen);
+  shop.scripts.set('/before.js', 'window.__before = performance.now();');
+  shop.scripts.set('/after.js', 'window.__after = performance.now();');
+  const measure = async (src: string) => {
+    const times: number[] = [];
+    for (let index = 0; index < 15; index++) {
+      shop.pages.set(
+        '/load',
+        page(
+          `<script src="/before.js"></script><script src="${src}"></script><script src="/after.js"></script>`,
+        ),
+      );
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      await tab.goto(`${shop.url}/load`);
+      const elapsed = (await tab.evaluate(`(() => {
+        const entry = performance.getEntriesByType('resource').find((e) => e.name.endsWith('${src}'));
+        return window.__after - Math.max(window.__before, entry ? entry.responseEnd : 0);
+      })()`)) as number;
+      if (index >= 3) times.push(elapsed);
+      await context.close();
+    }
+    return median(times);
+  };
+  const ours = await measure('/paydrop.js');
+  const theirs = await measure('/adyen-dropin-card.js');
+  const adyenGzip = gzipSync(Buffer.from(adyen), { level: 9 }).length;
+  console.log('parse and run when the page loads the script (median of 12, fresh context each)');
+  console.log(`  dist/paydrop.js                ${ours.toFixed(2)} ms`);
+  console.log(
+    `  Adyen Drop-in with Card        ${theirs.toFixed(2)} ms  (${adyenGzip} bytes gzipped)`,
+  );
+  console.log(
+    `  ratio ${(ours / theirs).toFixed(3)}  (budget 0.125: ${ours / theirs <= 0.125 ? 'within' : 'OVER'})`,
+  );
+}
+
 async function main(): Promise<void> {
   await sizes();
   const shop = await startShop({ orders });
@@ -121,6 +185,8 @@ async function main(): Promise<void> {
     console.log(
       `  median ${median(timings).toFixed(1)} ms  (budget 100 ms)  min ${Math.min(...timings).toFixed(1)}  max ${Math.max(...timings).toFixed(1)}`,
     );
+
+    await parseAndRun(browser, shop);
 
     // Open and close many times: nothing may be left behind.
     const cyclePage = await browser.newPage();

@@ -129,7 +129,6 @@ export interface SandboxLedgerOptions {
   readonly state: SandboxState;
   readonly clock: SandboxClock;
   readonly emit: (intent: WebhookIntent) => void;
-  readonly newId: () => string;
 }
 
 /** Random-looking but unique digits, e.g. a 10-digit NUBAN account number. */

@@ -60,7 +60,6 @@ export function createWorld(options: WorldOptions): World {
     ledger: createLedger({
       state,
       clock,
-      newId,
       emit: (intent) => world.webhooks.dispatch(intent),
     }),
   };
