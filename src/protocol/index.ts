@@ -15,6 +15,7 @@ export {
   ProviderUnavailableError,
   ProviderValidationError,
 } from './errors';
+export { escapeHtml } from './escape-html';
 export {
   isKnownCurrency,
   type Money,

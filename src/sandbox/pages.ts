@@ -4,22 +4,9 @@
  * and the page its form posts to) and the hosted payment-link page. No key is needed: the
  * customer's browser does not have one.
  */
-import { toMajorText } from '../protocol';
+import { escapeHtml, toMajorText } from '../protocol';
 import { CHALLENGE_PASS_CODE } from './test-data';
 import type { World } from './world';
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Every merchant- or customer-supplied text goes through here before it meets markup. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
 main{max-width:420px;margin:40px auto;background:#fff;border-radius:12px;padding:28px;box-shadow:0 2px 12px #0002}

@@ -3,18 +3,7 @@
  * nothing new: the bank's return page and the card challenge's host. Their scripts are files of
  * the companion (script-src 'self'); nothing inline runs in them.
  */
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
-}
+import { escapeHtml } from '../protocol';
 
 function html(body: string, csp: string, status = 200): Response {
   return new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8">${body}</html>`, {
