@@ -2,6 +2,7 @@
  * A companion (createCheckoutHandler) served over HTTP on loopback in front of a real sandbox,
  * with the sandbox's webhooks pointed at it: the whole server side, as a merchant runs it.
  */
+import { afterEach, expect } from 'vitest';
 import { serve } from '../../src/node/serve';
 import {
   type CheckoutHandler,
@@ -149,4 +150,102 @@ export async function startPayment(
     token: initiated.body.token as string,
     payment: initiated.body.payment,
   };
+}
+
+/**
+ * For test files that start a companion per test and prove the secret key never leaves it:
+ * `start` (called in a test or a beforeEach) starts one on a sandbox with the secret key `key`.
+ * After each test, the one it started is closed, `key` is expected in none of `seen` (the answers
+ * the file recorded) and none of the companion's log lines, and `seen` is emptied.
+ */
+export function companionPerTest(key: string, seen: string[]) {
+  let rig: CompanionRig | undefined;
+  afterEach(async () => {
+    if (rig) {
+      await rig.close();
+      expect(seen.filter((text) => text.includes(key))).toEqual([]);
+      expect(rig.logLines.filter((line) => line.includes(key))).toEqual([]);
+    }
+    rig = undefined;
+    seen.length = 0;
+  });
+  return async function start(
+    overrides: Parameters<typeof startCompanion>[0] = {},
+    sandboxOptions: Parameters<typeof startCompanion>[1] = {},
+  ): Promise<CompanionRig> {
+    rig = await startCompanion(overrides, { secretKey: key, ...sandboxOptions });
+    return rig;
+  };
+}
+
+/**
+ * `call`: companionCall that pushes each answer's text to `seen`, and its headers too unless
+ * `headers: false`, so that a test can prove afterwards that the key is in none of them.
+ * `begin`: session then initiation of `channel` through that `call`, each expected to answer 200.
+ */
+export function recorder(seen: string[], options: { headers?: boolean } = {}) {
+  const recordHeaders = options.headers ?? true;
+  const call: typeof companionCall = async (...args) => {
+    const answer = await companionCall(...args);
+    if (recordHeaders) seen.push(answer.text, JSON.stringify([...answer.headers]));
+    else seen.push(answer.text);
+    return answer;
+  };
+  async function begin(
+    rig: CompanionRig,
+    order: string,
+    channel: string,
+    extra: object = {},
+    headers: Record<string, string> = {},
+  ) {
+    const session = await call(rig, 'POST', '/session', { body: { order }, headers });
+    expect(session.status, session.text).toBe(200);
+    const initiated = await call(rig, 'POST', '/initiate', {
+      token: session.body.token,
+      body: { channel, ...extra },
+      headers,
+    });
+    expect(initiated.status, initiated.text).toBe(200);
+    return {
+      sessionToken: session.body.token as string,
+      token: initiated.body.token as string,
+      reference: initiated.body.payment.reference as string,
+      payment: initiated.body.payment,
+    };
+  }
+  return { call, begin };
+}
+
+/** A sandbox control called through the rig's sandbox, expected to answer 2xx; its JSON. */
+export async function control(
+  rig: CompanionRig,
+  method: string,
+  path: string,
+  body?: unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: sandbox controls answer plain JSON
+): Promise<any> {
+  const response = await rig.sandbox.request(method, path, body);
+  const text = await response.text();
+  expect(response.status, text).toBeLessThan(300);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** The sandbox's control listing of its payments. */
+// biome-ignore lint/suspicious/noExplicitAny: sandbox controls answer plain JSON
+export async function sandboxPayments(rig: CompanionRig): Promise<any[]> {
+  return (await control(rig, 'GET', '/__sandbox/payments')).payments;
+}
+
+/** Waits until the sandbox has delivered every webhook and the companion has acted on them. */
+export async function webhooksSettled(rig: CompanionRig): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await control(rig, 'GET', '/__sandbox/webhooks')).webhooks.every(
+          (delivery: { state: string }) => delivery.state !== 'pending',
+        ),
+      { timeout: 5000, interval: 20 },
+    )
+    .toBe(true);
+  await rig.handler.idle();
 }

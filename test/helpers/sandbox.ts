@@ -4,6 +4,8 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, expect } from 'vitest';
+import type { FundTransferInput } from '../../src/provider/client';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox';
 
 export type { Sandbox };
@@ -11,6 +13,81 @@ export type { Sandbox };
 /** Starts a sandbox on a free port with fast webhook retries, unless told otherwise. */
 export function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return createSandbox({ port: 0, webhookRetryDelaysMs: [50, 100, 200, 400], ...options });
+}
+
+/**
+ * A sandbox (started with `options`) for each test of the file or `describe` this is called in:
+ * started before the test and closed after it. The handle returned stands for the running test's
+ * sandbox, so it is read in tests and hooks only.
+ */
+export function sandboxPerTest(options: SandboxOptions = {}): Sandbox {
+  let current: Sandbox | undefined;
+  beforeEach(async () => {
+    current = await startSandbox(options);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return sandboxHandle(() => current);
+}
+
+/**
+ * For each test, as `sandboxPerTest`: a webhook receiver, and a sandbox whose webhooks go to it.
+ * Started in that order before the test; after it, the sandbox is closed, then the receiver.
+ */
+export function sandboxAndReceiverPerTest(): { sandbox: Sandbox; receiver: WebhookReceiver } {
+  let current: { sandbox: Sandbox; receiver: WebhookReceiver } | undefined;
+  beforeEach(async () => {
+    const receiver = await startWebhookReceiver();
+    current = { receiver, sandbox: await startSandbox({ webhookUrl: receiver.url }) };
+  });
+  afterEach(async () => {
+    await current?.sandbox.close();
+    await current?.receiver.close();
+    current = undefined;
+  });
+  return {
+    sandbox: sandboxHandle(() => current?.sandbox),
+    receiver: receiverHandle(() => current?.receiver),
+  };
+}
+
+function runningTest<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`The ${what} exists only while a test runs.`);
+  return value;
+}
+
+function sandboxHandle(current: () => Sandbox | undefined): Sandbox {
+  const now = () => runningTest(current(), 'sandbox');
+  return {
+    get url() {
+      return now().url;
+    },
+    get secretKey() {
+      return now().secretKey;
+    },
+    get handler() {
+      return now().handler;
+    },
+    request: (method, path, body) => now().request(method, path, body),
+    close: () => now().close(),
+  };
+}
+
+function receiverHandle(current: () => WebhookReceiver | undefined): WebhookReceiver {
+  const now = () => runningTest(current(), 'webhook receiver');
+  return {
+    get url() {
+      return now().url;
+    },
+    get received() {
+      return now().received;
+    },
+    respondWith: (statuses) => now().respondWith(statuses),
+    waitFor: (count, timeoutMs) => now().waitFor(count, timeoutMs),
+    close: () => now().close(),
+  };
 }
 
 export interface Answer {
@@ -52,6 +129,48 @@ export async function call(
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** POST /__sandbox/config with `body`, expected to answer 200. */
+export async function configure(sandbox: Sandbox, body: Record<string, unknown>): Promise<void> {
+  const answer = await call(sandbox, 'POST', '/__sandbox/config', body);
+  expect(answer.status, answer.text).toBe(200);
+}
+
+/** POST /__sandbox/config with one fault rule: `steps` for the sandbox's `endpoint`. */
+export function injectFault(sandbox: Sandbox, endpoint: string, steps: unknown[]): Promise<void> {
+  return configure(sandbox, { faults: [{ endpoint, steps }] });
+}
+
+/** Moves the sandbox's clock `seconds` forward, expecting 200; the answer carries the new `now`. */
+export async function advance(sandbox: Sandbox, seconds: number): Promise<Answer> {
+  const answer = await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: seconds });
+  expect(answer.status, answer.text).toBe(200);
+  return answer;
+}
+
+/** The payment's status through the status operation, expecting 200. */
+export async function paymentStatus(sandbox: Sandbox, reference: string): Promise<string> {
+  const answer = await call(sandbox, 'GET', `/api/payment/pay/status/${reference}`);
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body.value.paymentStatus as string;
+}
+
+/** The control listing of payments, as it came (its status is not checked). */
+// biome-ignore lint/suspicious/noExplicitAny: the control's JSON as it came
+export async function listPayments(sandbox: Sandbox): Promise<any[]> {
+  return (await call(sandbox, 'GET', '/__sandbox/payments')).body.payments;
+}
+
+/** The control listing of payouts, as it came (its status is not checked). */
+// biome-ignore lint/suspicious/noExplicitAny: the control's JSON as it came
+export async function listPayouts(sandbox: Sandbox): Promise<any[]> {
+  return (await call(sandbox, 'GET', '/__sandbox/payouts')).body.payouts;
+}
+
+/** The wallet's balance in minor units, from the control listing (its status is not checked). */
+export async function walletBalance(sandbox: Sandbox, currency = 'NGN'): Promise<number> {
+  return (await call(sandbox, 'GET', '/__sandbox/wallets')).body.wallets[currency].balanceMinor;
 }
 
 export interface ReceivedWebhook {
@@ -142,6 +261,9 @@ export async function eventually<T>(
   }
 }
 
+/** Waits `ms` milliseconds of real time. */
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Request bodies that succeed, to be varied by tests. */
 export const TRANSFER_INITIATION = {
   amount: 2500.5,
@@ -162,19 +284,19 @@ export const BANK_INITIATION = {
   metaData: { 'return-url': 'https://shop.example/return' },
 } as const;
 
-export function cardInitiation(number: string, currency = 'NGN') {
+/** A card that expires in two years; `number` picks what the sandbox does with it. */
+export function testCard(number: string) {
   return {
-    amount: 1500,
-    channel: 'Card',
-    currency,
-    card: {
-      number,
-      expiryMonth: 12,
-      expiryYear: new Date().getUTCFullYear() + 2,
-      cvv: '123',
-      holderName: 'Ada Obi',
-    },
+    number,
+    expiryMonth: 12,
+    expiryYear: new Date().getUTCFullYear() + 2,
+    cvv: '123',
+    holderName: 'Ada Obi',
   };
+}
+
+export function cardInitiation(number: string, currency = 'NGN') {
+  return { amount: 1500, channel: 'Card', currency, card: testCard(number) };
 }
 
 export function fundTransfer(overrides: Record<string, unknown> = {}) {
@@ -185,6 +307,19 @@ export function fundTransfer(overrides: Record<string, unknown> = {}) {
     narration: 'Refund for order 1042',
     beneficiaryAccountName: 'Ada Obi',
     beneficiaryAccountNumber: '0123456789',
+    paymentMethodType: 'BankCode',
+    paymentMethodValue: '058',
+    ...overrides,
+  };
+}
+
+/** A fund transfer as the provider client takes it, with a fresh tenantReference. */
+export function fundTransferInput(overrides: Partial<FundTransferInput> = {}): FundTransferInput {
+  return {
+    tenantReference: `refund-${crypto.randomUUID()}`,
+    amount: { amountMinor: 150_000, currency: 'NGN' },
+    narration: 'Refund for order 1042',
+    beneficiary: { accountName: 'Ada Obi', accountNumber: '0123456789' },
     paymentMethodType: 'BankCode',
     paymentMethodValue: '058',
     ...overrides,

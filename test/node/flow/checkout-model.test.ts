@@ -7,12 +7,11 @@ import {
   harness,
   inTransfer,
   PAYMENT_TOKEN,
+  PENDING,
   paymentView,
   SERVER_T0,
   sessionView,
 } from './fake-ports';
-
-const PENDING = { status: 'PENDING', serverTime: null } as const;
 
 function kinds(steps: readonly CheckoutStep[]): string[] {
   return steps.map((step) => step.kind);

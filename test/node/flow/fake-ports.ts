@@ -269,6 +269,9 @@ function last<T>(calls: readonly T[], name: string): T {
 export const SERVER_T0 = Date.parse('2031-05-04T10:00:00.000Z');
 export const THIRTY_MINUTES = 30 * 60_000;
 
+/** A status answer that is still pending, without the server's time. */
+export const PENDING = { status: 'PENDING', serverTime: null } as const;
+
 export function paymentView(overrides: Partial<PaymentView> = {}): PaymentView {
   return {
     reference: 'PAY-0001',

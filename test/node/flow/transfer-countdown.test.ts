@@ -7,12 +7,12 @@ import {
   harness,
   inTransfer,
   PAYMENT_TOKEN,
+  PENDING,
   paymentView,
   SERVER_T0,
   THIRTY_MINUTES,
 } from './fake-ports';
 
-const PENDING = { status: 'PENDING', serverTime: null } as const;
 const MINUTE = 60_000;
 
 afterEach(() => {

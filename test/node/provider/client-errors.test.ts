@@ -1,7 +1,7 @@
 // What each client operation does when the provider fails, against a real sandbox with injected
 // faults: reads are retried, an initiation or a link is never sent twice (a second one would be
 // a second payment), and every failure is a typed ProviderError without the secret key in it.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   ProviderAuthError,
   ProviderError,
@@ -9,14 +9,13 @@ import {
   ProviderUnavailableError,
 } from '../../../src/protocol';
 import { createProviderClient, type ProviderClient } from '../../../src/provider/client';
-import { call, type Sandbox, startSandbox } from '../../helpers/sandbox';
+import { injectFault, listPayments, sandboxPerTest } from '../../helpers/sandbox';
 
-let sandbox: Sandbox;
+const sandbox = sandboxPerTest();
 let client: ProviderClient;
 let paths: string[];
 
-beforeEach(async () => {
-  sandbox = await startSandbox();
+beforeEach(() => {
   paths = [];
   client = createProviderClient({
     baseUrl: sandbox.url,
@@ -29,46 +28,30 @@ beforeEach(async () => {
   });
 });
 
-afterEach(async () => {
-  await sandbox.close();
-});
-
-async function fault(endpoint: string, steps: unknown[]): Promise<void> {
-  const answer = await call(sandbox, 'POST', '/__sandbox/config', {
-    faults: [{ endpoint, steps }],
-  });
-  expect(answer.status, answer.text).toBe(200);
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the control's JSON as it came
-async function payments(): Promise<any[]> {
-  return (await call(sandbox, 'GET', '/__sandbox/payments')).body.payments;
-}
-
 const NGN = { amountMinor: 250_050, currency: 'NGN' };
 
 describe('never sent twice', () => {
   it('an initiation whose answer is lost is reported, not re-sent: one payment exists', async () => {
-    await fault('initiate', [{ type: 'lostResponse' }]);
+    await injectFault(sandbox, 'initiate', [{ type: 'lostResponse' }]);
     const error = await client
       .initiatePayment({ channel: 'PayByTransfer', amount: NGN })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderUnavailableError);
     expect(paths.filter((path) => path.endsWith('/pay/initiate'))).toHaveLength(1);
-    expect(await payments()).toHaveLength(1);
+    expect(await listPayments(sandbox)).toHaveLength(1);
   });
 
   it('an initiation answered 500 is not retried', async () => {
-    await fault('initiate', [{ type: 'error', status: 500 }]);
+    await injectFault(sandbox, 'initiate', [{ type: 'error', status: 500 }]);
     await expect(client.initiatePayment({ channel: 'PayByTransfer', amount: NGN })).rejects.toThrow(
       ProviderUnavailableError,
     );
     expect(paths).toHaveLength(1);
-    expect(await payments()).toHaveLength(0);
+    expect(await listPayments(sandbox)).toHaveLength(0);
   });
 
   it('a payment link answered 503 is not retried', async () => {
-    await fault('paymentLink', [{ type: 'error', status: 503 }]);
+    await injectFault(sandbox, 'paymentLink', [{ type: 'error', status: 503 }]);
     await expect(
       client.createPaymentLink({ name: 'Tip jar', linkType: 'Reusable', currency: 'NGN' }),
     ).rejects.toThrow(ProviderUnavailableError);
@@ -79,14 +62,14 @@ describe('never sent twice', () => {
 describe('reads are retried', () => {
   it('a status query that meets a 503 and a cut connection still answers', async () => {
     const payment = await client.initiatePayment({ channel: 'PayByTransfer', amount: NGN });
-    await fault('status', [{ type: 'error', status: 503 }, { type: 'drop' }]);
+    await injectFault(sandbox, 'status', [{ type: 'error', status: 503 }, { type: 'drop' }]);
     const report = await client.paymentStatus(payment.reference);
     expect(report.paymentStatus).toBe('PENDING');
     expect(paths.filter((path) => path.includes('/pay/status/'))).toHaveLength(3);
   });
 
   it('the transaction list retries a 502', async () => {
-    await fault('transactions', [{ type: 'error', status: 502 }]);
+    await injectFault(sandbox, 'transactions', [{ type: 'error', status: 502 }]);
     const page = await client.transactionPage(1, 10);
     expect(page.items).toEqual([]);
     expect(paths).toHaveLength(2);
@@ -95,7 +78,7 @@ describe('reads are retried', () => {
 
 describe('typed failures', () => {
   it('a truncated JSON answer is a ProviderProtocolError, never an undefined', async () => {
-    await fault('validate', [{ type: 'malformed' }]);
+    await injectFault(sandbox, 'validate', [{ type: 'malformed' }]);
     await expect(client.validateChannels(NGN)).rejects.toBeInstanceOf(ProviderProtocolError);
   });
 

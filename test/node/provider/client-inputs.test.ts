@@ -3,7 +3,8 @@
 // before any HTTP call, so a bug in a merchant's back office never reaches the provider.
 import { describe, expect, it } from 'vitest';
 import type { Money } from '../../../src/protocol';
-import { createProviderClient, type FundTransferInput } from '../../../src/provider/client';
+import { createProviderClient } from '../../../src/provider/client';
+import { fundTransferInput } from '../../helpers/sandbox';
 
 function offline() {
   const calls: string[] = [];
@@ -17,18 +18,6 @@ function offline() {
     sleep: async () => {},
   });
   return { client, calls };
-}
-
-function transfer(overrides: Partial<FundTransferInput> = {}): FundTransferInput {
-  return {
-    tenantReference: 'refund-1042',
-    amount: { amountMinor: 150_000, currency: 'NGN' },
-    narration: 'Refund for order 1042',
-    beneficiary: { accountName: 'Ada Obi', accountNumber: '0123456789' },
-    paymentMethodType: 'BankCode',
-    paymentMethodValue: '058',
-    ...overrides,
-  };
 }
 
 const BAD_AMOUNTS: ReadonlyArray<[string, Money, RegExp]> = [
@@ -46,7 +35,9 @@ const BAD_AMOUNTS: ReadonlyArray<[string, Money, RegExp]> = [
 describe('sendFundTransfer refuses before any call', () => {
   it.each(BAD_AMOUNTS)('an amount that is %s', async (_, amount, message) => {
     const { client, calls } = offline();
-    const error = await client.sendFundTransfer(transfer({ amount })).catch((e: unknown) => e);
+    const error = await client
+      .sendFundTransfer(fundTransferInput({ tenantReference: 'refund-1042', amount }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as TypeError).message).toMatch(message);
     expect(calls).toEqual([]);
@@ -57,12 +48,12 @@ describe('sendFundTransfer refuses before any call', () => {
     ['blank', '   '],
   ])('an %s tenantReference', async (_, tenantReference) => {
     const { client, calls } = offline();
-    await expect(client.sendFundTransfer(transfer({ tenantReference }))).rejects.toThrow(
+    await expect(client.sendFundTransfer(fundTransferInput({ tenantReference }))).rejects.toThrow(
       /tenantReference/,
     );
-    await expect(client.sendFundTransfer(transfer({ tenantReference }))).rejects.toBeInstanceOf(
-      TypeError,
-    );
+    await expect(
+      client.sendFundTransfer(fundTransferInput({ tenantReference })),
+    ).rejects.toBeInstanceOf(TypeError);
     expect(calls).toEqual([]);
   });
 });

@@ -2,24 +2,25 @@
 // every outcome of a fund transfer, and above all the retry path. A payout is sent at most once
 // per tenantReference however often a lost answer forces a retry (DESIGN.md "Invariants",
 // provider-api.md rule 10): one payout in the provider, one debit of the wallet.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ProviderUnavailableError } from '../../../src/protocol';
+import { createProviderClient, type ProviderClient } from '../../../src/provider/client';
 import {
-  createProviderClient,
-  type FundTransferInput,
-  type ProviderClient,
-} from '../../../src/provider/client';
-import { call, type Sandbox, startSandbox } from '../../helpers/sandbox';
+  fundTransferInput,
+  injectFault,
+  listPayouts,
+  sandboxPerTest,
+  walletBalance,
+} from '../../helpers/sandbox';
 
 const NGN_START = 1_000_000_000;
 const FUND_TRANSFER_PATH = '/payout/Disbursement/Payout/FundTransfer';
 
-let sandbox: Sandbox;
+const sandbox = sandboxPerTest();
 let client: ProviderClient;
 let sent: Array<{ url: string; body: string | undefined }>;
 
-beforeEach(async () => {
-  sandbox = await startSandbox();
+beforeEach(() => {
   sent = [];
   const recording: typeof fetch = (input, init) => {
     sent.push({ url: String(input), body: typeof init?.body === 'string' ? init.body : undefined });
@@ -32,38 +33,6 @@ beforeEach(async () => {
     backoffMs: 5,
   });
 });
-
-afterEach(async () => {
-  await sandbox.close();
-});
-
-function transfer(overrides: Partial<FundTransferInput> = {}): FundTransferInput {
-  return {
-    tenantReference: `refund-${crypto.randomUUID()}`,
-    amount: { amountMinor: 150_000, currency: 'NGN' },
-    narration: 'Refund for order 1042',
-    beneficiary: { accountName: 'Ada Obi', accountNumber: '0123456789' },
-    paymentMethodType: 'BankCode',
-    paymentMethodValue: '058',
-    ...overrides,
-  };
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the control's JSON as it came
-async function payouts(): Promise<any[]> {
-  return (await call(sandbox, 'GET', '/__sandbox/payouts')).body.payouts;
-}
-
-async function balance(currency = 'NGN'): Promise<number> {
-  return (await call(sandbox, 'GET', '/__sandbox/wallets')).body.wallets[currency].balanceMinor;
-}
-
-async function fault(steps: unknown[]): Promise<void> {
-  const answer = await call(sandbox, 'POST', '/__sandbox/config', {
-    faults: [{ endpoint: 'fundTransfer', steps }],
-  });
-  expect(answer.status, answer.text).toBe(200);
-}
 
 function fundTransferCalls() {
   return sent.filter((entry) => entry.url.endsWith(FUND_TRANSFER_PATH));
@@ -99,7 +68,7 @@ describe('payoutRequirements', () => {
       beneficiaryBankCountry: 'GB',
     });
     const outcome = await client.sendFundTransfer(
-      transfer({
+      fundTransferInput({
         amount: { amountMinor: 2_500, currency: 'GBP' },
         beneficiary: { accountName: 'Ada Obi', accountNumber: '12345678' },
         paymentMethodType: requirement?.name ?? '',
@@ -107,13 +76,13 @@ describe('payoutRequirements', () => {
       }),
     );
     expect(outcome.status).toBe('accepted');
-    expect(await balance('GBP')).toBe(10_000_000 - 2_500);
+    expect(await walletBalance(sandbox, 'GBP')).toBe(10_000_000 - 2_500);
   });
 });
 
 describe('sendFundTransfer outcomes', () => {
   it('accepted: the reference and our tenantReference, Pending, wallet debited', async () => {
-    const input = transfer();
+    const input = fundTransferInput();
     const outcome = await client.sendFundTransfer(input);
     expect(outcome).toEqual({
       status: 'accepted',
@@ -130,7 +99,7 @@ describe('sendFundTransfer outcomes', () => {
       paymentMethodType: 'BankCode',
       paymentMethodValue: '058',
     });
-    const list = await payouts();
+    const list = await listPayouts(sandbox);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({
       reference: outcome.status === 'accepted' ? outcome.reference : '',
@@ -138,32 +107,32 @@ describe('sendFundTransfer outcomes', () => {
       status: 'Pending',
       amount: '150000',
     });
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 
   it('invalid: an empty narration comes back with failures naming narration, nothing sent', async () => {
-    const outcome = await client.sendFundTransfer(transfer({ narration: '' }));
+    const outcome = await client.sendFundTransfer(fundTransferInput({ narration: '' }));
     expect(outcome.status).toBe('invalid');
     if (outcome.status !== 'invalid') return;
     expect(outcome.failures.some((failure) => /narration/i.test(failure))).toBe(true);
     expect(outcome.message).toMatch(/\S/);
-    expect(await payouts()).toHaveLength(0);
-    expect(await balance()).toBe(NGN_START);
+    expect(await listPayouts(sandbox)).toHaveLength(0);
+    expect(await walletBalance(sandbox)).toBe(NGN_START);
   });
 
   it('insufficient_balance: a payout above the wallet is refused, balance untouched', async () => {
     const outcome = await client.sendFundTransfer(
-      transfer({ amount: { amountMinor: NGN_START + 1, currency: 'NGN' } }),
+      fundTransferInput({ amount: { amountMinor: NGN_START + 1, currency: 'NGN' } }),
     );
     expect(outcome.status).toBe('insufficient_balance');
     if (outcome.status !== 'insufficient_balance') return;
     expect(outcome.message).toMatch(/balance/i);
-    expect(await payouts()).toHaveLength(0);
-    expect(await balance()).toBe(NGN_START);
+    expect(await listPayouts(sandbox)).toHaveLength(0);
+    expect(await walletBalance(sandbox)).toBe(NGN_START);
   });
 
   it('conflict: the same tenantReference with another amount is refused, the original stands', async () => {
-    const input = transfer();
+    const input = fundTransferInput();
     const first = await client.sendFundTransfer(input);
     expect(first.status).toBe('accepted');
     const clash = await client.sendFundTransfer({
@@ -171,26 +140,26 @@ describe('sendFundTransfer outcomes', () => {
       amount: { amountMinor: 150_001, currency: 'NGN' },
     });
     expect(clash.status).toBe('conflict');
-    const list = await payouts();
+    const list = await listPayouts(sandbox);
     expect(list).toHaveLength(1);
     expect(list[0].amount).toBe('150000');
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 
   it('the same transfer sent twice in a row is the one payout', async () => {
-    const input = transfer();
+    const input = fundTransferInput();
     const first = await client.sendFundTransfer(input);
     const again = await client.sendFundTransfer(input);
     expect(again).toEqual(first);
-    expect(await payouts()).toHaveLength(1);
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await listPayouts(sandbox)).toHaveLength(1);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 });
 
 describe('the retry path', () => {
   it('a lost response (the provider made the payout, the answer never came) is retried into the one payout', async () => {
-    await fault([{ type: 'lostResponse' }]);
-    const input = transfer();
+    await injectFault(sandbox, 'fundTransfer', [{ type: 'lostResponse' }]);
+    const input = fundTransferInput();
     const outcome = await client.sendFundTransfer(input);
     expect(outcome.status).toBe('accepted');
     if (outcome.status !== 'accepted') return;
@@ -200,18 +169,18 @@ describe('the retry path', () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]?.body).toBe(calls[0]?.body);
 
-    const list = await payouts();
+    const list = await listPayouts(sandbox);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({
       reference: outcome.reference,
       tenantReference: input.tenantReference,
     });
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 
   it('a dropped connection then a 503 are retried with the same body into one payout', async () => {
-    await fault([{ type: 'drop' }, { type: 'error', status: 503 }]);
-    const input = transfer();
+    await injectFault(sandbox, 'fundTransfer', [{ type: 'drop' }, { type: 'error', status: 503 }]);
+    const input = fundTransferInput();
     const outcome = await client.sendFundTransfer(input);
     expect(outcome).toMatchObject({ status: 'accepted', tenantReference: input.tenantReference });
 
@@ -220,36 +189,40 @@ describe('the retry path', () => {
     expect(new Set(calls.map((entry) => entry.body)).size).toBe(1);
     expect(JSON.parse(calls[0]?.body ?? '{}').tenantReference).toBe(input.tenantReference);
 
-    const list = await payouts();
+    const list = await listPayouts(sandbox);
     expect(list).toHaveLength(1);
     expect(list[0].tenantReference).toBe(input.tenantReference);
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 
   it('when every attempt is lost it throws (outcome unknown); a later retry finds the one payout', async () => {
-    await fault([{ type: 'lostResponse' }, { type: 'drop' }, { type: 'drop' }]);
-    const input = transfer();
+    await injectFault(sandbox, 'fundTransfer', [
+      { type: 'lostResponse' },
+      { type: 'drop' },
+      { type: 'drop' },
+    ]);
+    const input = fundTransferInput();
     await expect(client.sendFundTransfer(input)).rejects.toBeInstanceOf(ProviderUnavailableError);
-    expect(await payouts()).toHaveLength(1);
+    expect(await listPayouts(sandbox)).toHaveLength(1);
 
     const later = await client.sendFundTransfer(input);
     expect(later).toMatchObject({ status: 'accepted', tenantReference: input.tenantReference });
-    const list = await payouts();
+    const list = await listPayouts(sandbox);
     expect(list).toHaveLength(1);
     expect(later.status === 'accepted' && later.reference).toBe(list[0].reference);
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 
   it('a rate limit is waited out (Retry-After 0) and the transfer goes through once', async () => {
-    await fault([{ type: 'rateLimit', retryAfterSeconds: 0 }]);
-    const outcome = await client.sendFundTransfer(transfer());
+    await injectFault(sandbox, 'fundTransfer', [{ type: 'rateLimit', retryAfterSeconds: 0 }]);
+    const outcome = await client.sendFundTransfer(fundTransferInput());
     expect(outcome.status).toBe('accepted');
     expect(fundTransferCalls()).toHaveLength(2);
-    expect(await payouts()).toHaveLength(1);
+    expect(await listPayouts(sandbox)).toHaveLength(1);
   });
 
   it('20 concurrent sends of the same transfer make one payout and one debit', async () => {
-    const input = transfer();
+    const input = fundTransferInput();
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, () => client.sendFundTransfer(input)),
     );
@@ -262,9 +235,9 @@ describe('the retry path', () => {
       }
     }
     expect(references.size).toBe(1);
-    const list = await payouts();
+    const list = await listPayouts(sandbox);
     expect(list).toHaveLength(1);
     expect(references.has(list[0].reference)).toBe(true);
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 });

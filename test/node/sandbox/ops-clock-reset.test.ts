@@ -1,16 +1,18 @@
 // The clock control (expiry and settlement without waiting), reset (everything back to new),
 // and two sandboxes in one process sharing nothing.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateWebhookSecret } from '../../../src/provider/webhook-signature';
 import {
+  advance,
   BANK_INITIATION,
   call,
   fundTransfer,
+  pause,
+  paymentStatus,
   type Sandbox,
+  sandboxAndReceiverPerTest,
   startSandbox,
-  startWebhookReceiver,
   TRANSFER_INITIATION,
-  type WebhookReceiver,
 } from '../../helpers/sandbox';
 
 const INITIATE = '/api/payment/pay/initiate';
@@ -18,24 +20,7 @@ const STATUS = '/api/payment/pay/status/';
 const FUND_TRANSFER = '/payout/Disbursement/Payout/FundTransfer';
 const STARTING = { NGN: 1_000_000_000, GBP: 10_000_000, USD: 10_000_000 };
 
-let sandbox: Sandbox;
-let receiver: WebhookReceiver;
-
-beforeEach(async () => {
-  receiver = await startWebhookReceiver();
-  sandbox = await startSandbox({ webhookUrl: receiver.url });
-});
-
-afterEach(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-
-async function advance(target: Sandbox, seconds: number) {
-  const answer = await call(target, 'POST', '/__sandbox/clock', { advanceSeconds: seconds });
-  expect(answer.status, answer.text).toBe(200);
-  return answer;
-}
+const { sandbox, receiver } = sandboxAndReceiverPerTest();
 
 async function initiate(target: Sandbox, body: object = TRANSFER_INITIATION): Promise<string> {
   const answer = await call(target, 'POST', INITIATE, body);
@@ -43,17 +28,9 @@ async function initiate(target: Sandbox, body: object = TRANSFER_INITIATION): Pr
   return answer.body.value.paymentItem.reference;
 }
 
-async function statusOf(target: Sandbox, reference: string): Promise<string> {
-  const answer = await call(target, 'GET', STATUS + reference);
-  expect(answer.status, answer.text).toBe(200);
-  return answer.body.value.paymentStatus;
-}
-
 async function sandboxNow(target: Sandbox): Promise<number> {
   return Date.parse((await advance(target, 0)).body.now);
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('clock control', () => {
   it('answers the new sandbox time, moved forward by the seconds asked', async () => {
@@ -72,15 +49,15 @@ describe('clock control', () => {
     expect(expiration - now).toBeLessThanOrEqual(30 * 60_000);
 
     await advance(sandbox, 29 * 60);
-    expect(await statusOf(sandbox, reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
     await advance(sandbox, 2 * 60);
-    expect(await statusOf(sandbox, reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
     const [webhook] = await receiver.waitFor(1);
     expect(webhook?.json).toMatchObject({ event: 'payment.failed', data: { reference } });
 
     const late = await call(sandbox, 'POST', `/__sandbox/payments/${reference}/transfer`);
     expect(late.status).toBe(409);
-    expect(await statusOf(sandbox, reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
   });
 
   it('a transfer just before expiry still succeeds', async () => {
@@ -88,9 +65,9 @@ describe('clock control', () => {
     await advance(sandbox, 29 * 60);
     const paid = await call(sandbox, 'POST', `/__sandbox/payments/${reference}/transfer`);
     expect(paid.status).toBe(200);
-    expect(await statusOf(sandbox, reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
     await advance(sandbox, 5 * 60);
-    expect(await statusOf(sandbox, reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 
   it('settles an approved bank payment when the clock moves', async () => {
@@ -99,9 +76,9 @@ describe('clock control', () => {
       approve: true,
     });
     expect(approved.status).toBe(200);
-    expect(await statusOf(sandbox, reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
     await advance(sandbox, 2);
-    expect(await statusOf(sandbox, reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 
   it('settles a payout when the clock moves', async () => {
@@ -124,7 +101,7 @@ describe('clock control', () => {
     expect(answer.body.failures.length).toBeGreaterThan(0);
     const after = await sandboxNow(sandbox);
     expect(after - before).toBeLessThan(5000);
-    expect(await statusOf(sandbox, reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
   });
 });
 

@@ -1,14 +1,17 @@
 // Faults on demand (POST /__sandbox/config { faults }): what a merchant's retry logic meets, and
 // whether the sandbox does, or does not, make the change behind each failure.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
+  advance,
   call,
+  configure,
   fundTransfer,
+  listPayments,
+  pause,
   type Sandbox,
+  sandboxAndReceiverPerTest,
   startSandbox,
-  startWebhookReceiver,
   TRANSFER_INITIATION,
-  type WebhookReceiver,
 } from '../../helpers/sandbox';
 
 const INITIATE = '/api/payment/pay/initiate';
@@ -17,35 +20,7 @@ const FUND_TRANSFER = '/payout/Disbursement/Payout/FundTransfer';
 const PAYMENT_METHODS = '/payout/Disbursement/Payout/PaymentMethods';
 const VALIDATE = '/api/payment/pay/validate';
 
-let sandbox: Sandbox;
-let receiver: WebhookReceiver;
-
-beforeEach(async () => {
-  receiver = await startWebhookReceiver();
-  sandbox = await startSandbox({ webhookUrl: receiver.url });
-});
-
-afterEach(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-
-async function configure(target: Sandbox, body: Record<string, unknown>): Promise<void> {
-  const answer = await call(target, 'POST', '/__sandbox/config', body);
-  expect(answer.status, answer.text).toBe(200);
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the control's JSON as it came
-async function payments(): Promise<any[]> {
-  return (await call(sandbox, 'GET', '/__sandbox/payments')).body.payments;
-}
-
-async function advance(seconds: number): Promise<void> {
-  const answer = await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: seconds });
-  expect(answer.status).toBe(200);
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const { sandbox, receiver } = sandboxAndReceiverPerTest();
 
 describe('operation faults', () => {
   it('a scripted 500, 500 fails two initiations without creating anything; the third succeeds', async () => {
@@ -65,11 +40,11 @@ describe('operation faults', () => {
     expect(first.status).toBe(500);
     expect(second.status).toBe(500);
     expect(first.body.isSuccess).toBe(false);
-    expect(await payments()).toEqual([]);
+    expect(await listPayments(sandbox)).toEqual([]);
 
     const third = await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION);
     expect(third.status).toBe(200);
-    const list = await payments();
+    const list = await listPayments(sandbox);
     expect(list).toHaveLength(1);
     expect(list[0].reference).toBe(third.body.value.paymentItem.reference);
     expect((await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).status).toBe(200);
@@ -90,7 +65,7 @@ describe('operation faults', () => {
     const answer = await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION);
     expect(answer.status).toBe(429);
     expect(answer.headers.get('retry-after')).toBe('2');
-    expect(await payments()).toEqual([]);
+    expect(await listPayments(sandbox)).toEqual([]);
   });
 
   it('latency answers no sooner than the delay, and normally', async () => {
@@ -111,9 +86,9 @@ describe('operation faults', () => {
   it('drop cuts the connection (fetch rejects) and creates nothing', async () => {
     await configure(sandbox, { faults: [{ endpoint: 'initiate', steps: [{ type: 'drop' }] }] });
     await expect(call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).rejects.toThrow();
-    expect(await payments()).toEqual([]);
+    expect(await listPayments(sandbox)).toEqual([]);
     expect((await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).status).toBe(200);
-    expect(await payments()).toHaveLength(1);
+    expect(await listPayments(sandbox)).toHaveLength(1);
   });
 
   it('drop on a fund transfer moves no money', async () => {
@@ -132,7 +107,7 @@ describe('operation faults', () => {
     expect(answer.status).toBe(200);
     expect(answer.text).not.toBe('');
     expect(() => JSON.parse(answer.text)).toThrow();
-    expect(await payments()).toEqual([]);
+    expect(await listPayments(sandbox)).toEqual([]);
   });
 
   it('lostResponse on initiate makes the payment but the caller never hears of it', async () => {
@@ -140,7 +115,7 @@ describe('operation faults', () => {
       faults: [{ endpoint: 'initiate', steps: [{ type: 'lostResponse' }] }],
     });
     await expect(call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).rejects.toThrow();
-    const list = await payments();
+    const list = await listPayments(sandbox);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ channel: 'PayByTransfer', status: 'PENDING', currency: 'NGN' });
   });
@@ -265,7 +240,7 @@ describe('webhook faults', () => {
   it('duplicate delivers the same event twice with the same webhook-id', async () => {
     await configure(sandbox, { faults: [{ endpoint: 'webhook', steps: [{ type: 'duplicate' }] }] });
     const { reference } = await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const [first, second] = await receiver.waitFor(2);
     expect(first?.headers['webhook-id']).toBeDefined();
     expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
@@ -279,10 +254,10 @@ describe('webhook faults', () => {
       faults: [{ endpoint: 'webhook', steps: [{ type: 'delay', ms: 5000 }] }],
     });
     await payOut();
-    await advance(2); // settles; the webhook is now held for 5 s of sandbox time
+    await advance(sandbox, 2); // settles; the webhook is now held for 5 s of sandbox time
     await pause(300);
     expect(receiver.received).toHaveLength(0);
-    await advance(5);
+    await advance(sandbox, 5);
     const [webhook] = await receiver.waitFor(1);
     expect(webhook?.json.event).toBe('payout.success');
   });
@@ -292,7 +267,7 @@ describe('webhook faults', () => {
       faults: [{ endpoint: 'webhook', steps: [{ type: 'delay', ms: 400 }] }],
     });
     await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const settledAt = performance.now();
     await receiver.waitFor(1);
     expect(performance.now() - settledAt).toBeGreaterThanOrEqual(350);
@@ -304,7 +279,7 @@ describe('webhook faults', () => {
     });
     const first = await payOut();
     const second = await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const webhooks = await receiver.waitFor(2);
     expect(webhooks.map((webhook) => webhook.json.data.tenantReference)).toEqual([
       second.tenantReference,
@@ -320,10 +295,10 @@ describe('webhook faults, held events', () => {
     });
     const body = fundTransfer();
     expect((await call(sandbox, 'POST', FUND_TRANSFER, body)).status).toBe(202);
-    await advance(2);
+    await advance(sandbox, 2);
     await pause(200);
     expect(receiver.received).toHaveLength(0);
-    await advance(10);
+    await advance(sandbox, 10);
     const [webhook] = await receiver.waitFor(1);
     expect(webhook?.json.data.tenantReference).toBe(body.tenantReference);
   });

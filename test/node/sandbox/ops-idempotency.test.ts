@@ -1,46 +1,20 @@
 // A payout is sent at most once per tenantReference, however often a timeout forces a retry
 // (provider-api.md rule 10, DESIGN.md): concurrent duplicates, clashes, and a lost response.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
+  advance,
   call,
   fundTransfer,
-  type Sandbox,
-  startSandbox,
-  startWebhookReceiver,
-  type WebhookReceiver,
+  listPayouts,
+  pause,
+  sandboxAndReceiverPerTest,
+  walletBalance,
 } from '../../helpers/sandbox';
 
 const FUND_TRANSFER = '/payout/Disbursement/Payout/FundTransfer';
 const NGN_START = 1_000_000_000;
 
-let sandbox: Sandbox;
-let receiver: WebhookReceiver;
-
-beforeEach(async () => {
-  receiver = await startWebhookReceiver();
-  sandbox = await startSandbox({ webhookUrl: receiver.url });
-});
-
-afterEach(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-
-async function balance(): Promise<number> {
-  return (await call(sandbox, 'GET', '/__sandbox/wallets')).body.wallets.NGN.balanceMinor;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the control's JSON as it came
-async function payouts(): Promise<any[]> {
-  return (await call(sandbox, 'GET', '/__sandbox/payouts')).body.payouts;
-}
-
-async function advance(seconds: number): Promise<void> {
-  const answer = await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: seconds });
-  expect(answer.status).toBe(200);
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const { sandbox, receiver } = sandboxAndReceiverPerTest();
 
 describe('fund transfer idempotency', () => {
   it('20 concurrent sends of one transfer make one payout, one debit and one webhook', async () => {
@@ -56,34 +30,34 @@ describe('fund transfer idempotency', () => {
     const references = new Set(answers.map((answer) => answer.body.value.reference));
     expect(references.size).toBe(1);
 
-    const list = await payouts();
+    const list = await listPayouts(sandbox);
     expect(list).toHaveLength(1);
     expect(list[0].reference).toBe(answers[0]?.body.value.reference);
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
 
-    await advance(2);
+    await advance(sandbox, 2);
     await receiver.waitFor(1);
     await pause(300); // room for a second webhook, were there one
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]?.json.event).toBe('payout.success');
     expect(receiver.received[0]?.json.data.tenantReference).toBe(body.tenantReference);
     expect((await call(sandbox, 'GET', '/__sandbox/webhooks')).body.webhooks).toHaveLength(1);
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 
   it('a retry after settlement returns the same transfer and sends nothing again', async () => {
     const body = fundTransfer();
     const first = await call(sandbox, 'POST', FUND_TRANSFER, body);
-    await advance(2);
+    await advance(sandbox, 2);
     await receiver.waitFor(1);
     const retry = await call(sandbox, 'POST', FUND_TRANSFER, body);
     expect(retry.status).toBe(202);
     expect(retry.body.value.reference).toBe(first.body.value.reference);
-    await advance(2);
+    await advance(sandbox, 2);
     await pause(150);
-    expect(await payouts()).toHaveLength(1);
+    expect(await listPayouts(sandbox)).toHaveLength(1);
     expect(receiver.received).toHaveLength(1);
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 
   it('a retry in another key order is the same transfer', async () => {
@@ -93,7 +67,7 @@ describe('fund transfer idempotency', () => {
     const retry = await call(sandbox, 'POST', FUND_TRANSFER, reordered);
     expect(retry.status).toBe(202);
     expect(retry.body.value.reference).toBe(first.body.value.reference);
-    expect(await payouts()).toHaveLength(1);
+    expect(await listPayouts(sandbox)).toHaveLength(1);
   });
 
   it.each([
@@ -109,7 +83,7 @@ describe('fund transfer idempotency', () => {
       const clash = await call(sandbox, 'POST', FUND_TRANSFER, { ...body, ...change });
       expect(clash.status).toBe(409);
       expect(clash.body.isSuccess).toBe(false);
-      const list = await payouts();
+      const list = await listPayouts(sandbox);
       expect(list).toHaveLength(1);
       expect(list[0]).toMatchObject({
         reference: first.body.value.reference,
@@ -118,9 +92,9 @@ describe('fund transfer idempotency', () => {
         beneficiaryAccountNumber: body.beneficiaryAccountNumber,
         status: 'Pending',
       });
-      expect(await balance()).toBe(NGN_START - 150_000);
+      expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
       // And the original still settles as sent.
-      await advance(2);
+      await advance(sandbox, 2);
       const [webhook] = await receiver.waitFor(1);
       expect(webhook?.json.data).toMatchObject({ amount: '150000', status: 'Completed' });
     },
@@ -134,7 +108,7 @@ describe('fund transfer idempotency', () => {
         call(sandbox, 'POST', FUND_TRANSFER, index % 2 === 0 ? body : other),
       ),
     );
-    const list = await payouts();
+    const list = await listPayouts(sandbox);
     expect(list).toHaveLength(1);
     const winner = list[0].amount === '150000' ? 0 : 1;
     for (const [index, answer] of answers.entries()) {
@@ -145,15 +119,15 @@ describe('fund transfer idempotency', () => {
         expect(answer.status, answer.text).toBe(409);
       }
     }
-    expect(await balance()).toBe(NGN_START - Number(list[0].amount));
+    expect(await walletBalance(sandbox)).toBe(NGN_START - Number(list[0].amount));
   });
 
   it('different tenantReferences are different transfers', async () => {
     const a = await call(sandbox, 'POST', FUND_TRANSFER, fundTransfer());
     const b = await call(sandbox, 'POST', FUND_TRANSFER, fundTransfer());
     expect(a.body.value.reference).not.toBe(b.body.value.reference);
-    expect(await payouts()).toHaveLength(2);
-    expect(await balance()).toBe(NGN_START - 300_000);
+    expect(await listPayouts(sandbox)).toHaveLength(2);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 300_000);
   });
 
   it('a retry while the first request is still in flight (slow provider) is the same transfer', async () => {
@@ -168,8 +142,8 @@ describe('fund transfer idempotency', () => {
     expect(retry.status).toBe(202);
     expect(first.status).toBe(202);
     expect(first.body.value.reference).toBe(retry.body.value.reference);
-    expect(await payouts()).toHaveLength(1);
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await listPayouts(sandbox)).toHaveLength(1);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 
   it('a retry after a lost response returns the original transfer; there is still one payout', async () => {
@@ -180,15 +154,15 @@ describe('fund transfer idempotency', () => {
     const body = fundTransfer();
     // The change is made, then the connection is cut: the merchant sees a network error.
     await expect(call(sandbox, 'POST', FUND_TRANSFER, body)).rejects.toThrow();
-    const made = await payouts();
+    const made = await listPayouts(sandbox);
     expect(made).toHaveLength(1);
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
 
     const retry = await call(sandbox, 'POST', FUND_TRANSFER, body);
     expect(retry.status).toBe(202);
     expect(retry.body.value.reference).toBe(made[0].reference);
     expect(retry.body.value.tenantReference).toBe(body.tenantReference);
-    expect(await payouts()).toHaveLength(1);
-    expect(await balance()).toBe(NGN_START - 150_000);
+    expect(await listPayouts(sandbox)).toHaveLength(1);
+    expect(await walletBalance(sandbox)).toBe(NGN_START - 150_000);
   });
 });

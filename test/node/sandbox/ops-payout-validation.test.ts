@@ -1,7 +1,7 @@
 // Fund transfer validation: every violated rule in `failures` at once, as provider-api.md's
 // ValidationException shows, and a refused transfer never creates a payout or moves money.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Answer, call, fundTransfer, type Sandbox, startSandbox } from '../../helpers/sandbox';
+import { describe, expect, it } from 'vitest';
+import { type Answer, call, fundTransfer, sandboxPerTest } from '../../helpers/sandbox';
 
 const FUND_TRANSFER = '/payout/Disbursement/Payout/FundTransfer';
 const STARTING = { NGN: 1_000_000_000, GBP: 10_000_000, USD: 10_000_000 };
@@ -17,15 +17,7 @@ const REQUIRED = [
   'paymentMethodValue',
 ];
 
-let sandbox: Sandbox;
-
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-
-afterEach(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxPerTest();
 
 /** The failure texts that name `field` (as a word, so `amount` does not match `amounts`). */
 function naming(answer: Answer, field: string): string[] {

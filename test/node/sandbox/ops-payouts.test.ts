@@ -1,33 +1,20 @@
 // Payouts as a merchant's integration sees them over HTTP: what the payout form must ask for
 // (endpoint 7), the fund transfer (endpoint 8) and its life afterwards: Pending, then Completed or
 // Failed, Reversed on the bank's return, with the wallet and the webhooks to match.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
+  advance,
   call,
   eventually,
   fundTransfer,
-  type Sandbox,
-  startSandbox,
-  startWebhookReceiver,
-  type WebhookReceiver,
+  sandboxAndReceiverPerTest,
 } from '../../helpers/sandbox';
 
 const PAYMENT_METHODS = '/payout/Disbursement/Payout/PaymentMethods';
 const FUND_TRANSFER = '/payout/Disbursement/Payout/FundTransfer';
 const NGN_START = 1_000_000_000;
 
-let sandbox: Sandbox;
-let receiver: WebhookReceiver;
-
-beforeEach(async () => {
-  receiver = await startWebhookReceiver();
-  sandbox = await startSandbox({ webhookUrl: receiver.url });
-});
-
-afterEach(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
+const { sandbox, receiver } = sandboxAndReceiverPerTest();
 
 async function balance(currency: string): Promise<number> {
   const answer = await call(sandbox, 'GET', '/__sandbox/wallets');
@@ -40,11 +27,6 @@ async function payouts(): Promise<any[]> {
   const answer = await call(sandbox, 'GET', '/__sandbox/payouts');
   expect(answer.status).toBe(200);
   return answer.body.payouts;
-}
-
-async function advance(seconds: number): Promise<void> {
-  const answer = await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: seconds });
-  expect(answer.status).toBe(200);
 }
 
 async function send(overrides: Record<string, unknown> = {}) {
@@ -153,7 +135,7 @@ describe('fund transfer (endpoint 8)', () => {
 
   it('completes when the clock moves, with a payout.success webhook; the debit stands', async () => {
     const { body, reference } = await send();
-    await advance(2);
+    await advance(sandbox, 2);
     expect((await payouts())[0].status).toBe('Completed');
     const [webhook] = await receiver.waitFor(1);
     expect(webhook?.json).toMatchObject({
@@ -184,7 +166,7 @@ describe('fund transfer (endpoint 8)', () => {
   it('fails for beneficiary account 0000000000, sends payout.failed and restores the wallet', async () => {
     const { body, reference } = await send({ beneficiaryAccountNumber: '0000000000' });
     expect(await balance('NGN')).toBe(NGN_START - 150_000);
-    await advance(2);
+    await advance(sandbox, 2);
     expect((await payouts())[0]).toMatchObject({ reference, status: 'Failed' });
     const [webhook] = await receiver.waitFor(1);
     expect(webhook?.json).toMatchObject({
@@ -213,7 +195,7 @@ describe('fund transfer (endpoint 8)', () => {
 
   it('reverses a Completed payout: Reversed, payout.reversed, wallet credited back', async () => {
     const { reference } = await send();
-    await advance(2);
+    await advance(sandbox, 2);
     await receiver.waitFor(1);
     const answer = await call(sandbox, 'POST', `/__sandbox/payouts/${reference}/reverse`);
     expect(answer.status).toBe(200);
@@ -238,7 +220,7 @@ describe('fund transfer (endpoint 8)', () => {
 
   it('refuses to reverse a Failed payout with 409: the money is not credited twice', async () => {
     const { reference } = await send({ beneficiaryAccountNumber: '0000000000' });
-    await advance(2);
+    await advance(sandbox, 2);
     expect((await payouts())[0].status).toBe('Failed');
     const answer = await call(sandbox, 'POST', `/__sandbox/payouts/${reference}/reverse`);
     expect(answer.status).toBe(409);
@@ -248,7 +230,7 @@ describe('fund transfer (endpoint 8)', () => {
 
   it('refuses to reverse a payout twice', async () => {
     const { reference } = await send();
-    await advance(2);
+    await advance(sandbox, 2);
     expect((await call(sandbox, 'POST', `/__sandbox/payouts/${reference}/reverse`)).status).toBe(
       200,
     );

@@ -1,27 +1,13 @@
 // Endpoint 9, the transaction list: its own envelope, integer subunit amounts, and pages a
 // merchant can walk with provider-api.md's rule "the last page is when meta.page >= meta.pageCount".
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  call,
-  fundTransfer,
-  type Sandbox,
-  startSandbox,
-  TRANSFER_INITIATION,
-} from '../../helpers/sandbox';
+import { describe, expect, it } from 'vitest';
+import { call, fundTransfer, sandboxPerTest, TRANSFER_INITIATION } from '../../helpers/sandbox';
 
 const LIST = '/v1/api/transactions';
 const INITIATE = '/api/payment/pay/initiate';
 const FUND_TRANSFER = '/payout/Disbursement/Payout/FundTransfer';
 
-let sandbox: Sandbox;
-
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-
-afterEach(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxPerTest();
 
 async function pay(amount: number = TRANSFER_INITIATION.amount): Promise<string> {
   const answer = await call(sandbox, 'POST', INITIATE, { ...TRANSFER_INITIATION, amount });

@@ -8,9 +8,11 @@ import {
   WebhookVerificationError,
 } from '../../../src/provider/webhook-signature';
 import {
+  advance,
   call,
   eventually,
   fundTransfer,
+  pause,
   type Sandbox,
   startSandbox,
   startWebhookReceiver,
@@ -47,13 +49,6 @@ async function payOut(overrides: Record<string, unknown> = {}): Promise<string> 
   return answer.body.value.reference;
 }
 
-async function advance(seconds: number): Promise<void> {
-  const answer = await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: seconds });
-  expect(answer.status).toBe(200);
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => undefined,
@@ -66,7 +61,7 @@ describe('webhook delivery', () => {
     sandbox = await startSandbox({ webhookUrl: receiver.url });
     receiver.respondWith([500, 500]);
     const reference = await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const [webhook] = await receiver.waitFor(1);
     expect(webhook?.json).toMatchObject({ event: 'payout.success', data: { reference } });
     const log = await eventually(
@@ -91,7 +86,7 @@ describe('webhook delivery', () => {
     });
     receiver.respondWith([503]);
     await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const log = await eventually(
       () => call(sandbox, 'GET', '/__sandbox/webhooks'),
       (answer) => answer.body.webhooks[0]?.lastStatus === 503,
@@ -99,7 +94,7 @@ describe('webhook delivery', () => {
     expect(log.body.webhooks[0]).toMatchObject({ state: 'pending', attempts: 1 });
     expect(receiver.received).toHaveLength(0);
     // The retry runs on the sandbox clock: moving it delivers without waiting a minute.
-    await advance(61);
+    await advance(sandbox, 61);
     await receiver.waitFor(1);
     const after = await eventually(
       () => call(sandbox, 'GET', '/__sandbox/webhooks'),
@@ -112,7 +107,7 @@ describe('webhook delivery', () => {
     sandbox = await startSandbox({ webhookUrl: receiver.url, webhookRetryDelaysMs: [20, 20] });
     receiver.respondWith([500, 500, 500, 500]);
     await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const log = await eventually(
       () => call(sandbox, 'GET', '/__sandbox/webhooks'),
       (answer) => answer.body.webhooks[0]?.state === 'failed',
@@ -128,7 +123,7 @@ describe('webhook delivery', () => {
     const failures = [500, 502, 500, 502, 500, 502, 500, 502];
     receiver.respondWith(failures);
     await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const delivery = async () =>
       (await call(sandbox, 'GET', '/__sandbox/webhooks')).body.webhooks[0];
     for (const [index, seconds] of [1, 2, 4, 8, 16, 32, 64, 128].entries()) {
@@ -138,11 +133,11 @@ describe('webhook delivery', () => {
         (entry) => entry?.attempts === attempts && entry.lastStatus === failures[index],
       );
       // Not before its time …
-      await advance(seconds / 2);
+      await advance(sandbox, seconds / 2);
       await pause(40);
       expect((await delivery()).attempts, `retry ${attempts} came early`).toBe(attempts);
       // … and on time.
-      await advance(seconds / 2 + 0.1);
+      await advance(sandbox, seconds / 2 + 0.1);
       await eventually(delivery, (entry) => entry?.attempts === attempts + 1);
     }
     const [webhook] = await receiver.waitFor(1);
@@ -155,7 +150,7 @@ describe('webhook delivery', () => {
     sandbox = await startSandbox({ webhookUrl: receiver.url, webhookRetryDelaysMs: undefined });
     receiver.respondWith([500, 502, 500, 502, 500, 502, 500, 502, 500, 200]);
     await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const delivery = async () =>
       (await call(sandbox, 'GET', '/__sandbox/webhooks')).body.webhooks[0];
     for (let attempts = 1; attempts < 9; attempts++) {
@@ -164,11 +159,11 @@ describe('webhook delivery', () => {
         delivery,
         (entry) => entry?.attempts === attempts && entry.lastStatus === status,
       );
-      await advance(130);
+      await advance(sandbox, 130);
     }
     const last = await eventually(delivery, (entry) => entry?.state === 'failed');
     expect(last.attempts).toBe(9);
-    await advance(600);
+    await advance(sandbox, 600);
     await pause(50);
     expect((await delivery()).attempts).toBe(9);
     expect(receiver.received).toHaveLength(0);
@@ -181,7 +176,7 @@ describe('webhook delivery', () => {
     await call(sandbox, 'POST', `/__sandbox/payments/${paymentReference}/transfer`);
     const good = await payOut();
     const bad = await payOut({ beneficiaryAccountNumber: '0000000000' });
-    await advance(2);
+    await advance(sandbox, 2);
     await receiver.waitFor(3);
     const reversal = await call(sandbox, 'POST', `/__sandbox/payouts/${good}/reverse`);
     expect(reversal.status).toBe(200);
@@ -235,7 +230,7 @@ describe('webhook signatures', () => {
     expect(config.text).not.toContain(secret.slice('whsec_'.length));
 
     await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const [webhook] = await receiver.waitFor(1);
     if (!webhook) throw new Error('no webhook');
     const headers = plain(webhook.headers);
@@ -267,7 +262,7 @@ describe('webhook signatures', () => {
     sandbox = await startSandbox({ webhookUrl: receiver.url, webhookSecret: secret });
     const payment = await call(sandbox, 'POST', '/api/payment/pay/initiate', TRANSFER_INITIATION);
     expect(payment.status).toBe(200);
-    await advance(31 * 60);
+    await advance(sandbox, 31 * 60);
     const [webhook] = await receiver.waitFor(1);
     if (!webhook) throw new Error('no webhook');
     expect(webhook.json.event).toBe('payment.failed');
@@ -282,7 +277,7 @@ describe('webhook signatures', () => {
     const secret = generateWebhookSecret();
     sandbox = await startSandbox({ webhookUrl: receiver.url, webhookSecret: secret });
     await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const [webhook] = await receiver.waitFor(1);
     if (!webhook) throw new Error('no webhook');
     await expect(
@@ -293,7 +288,7 @@ describe('webhook signatures', () => {
   it('sends no webhook-signature header without a secret, but still the id and timestamp', async () => {
     sandbox = await startSandbox({ webhookUrl: receiver.url });
     await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const [webhook] = await receiver.waitFor(1);
     expect(webhook?.headers['webhook-signature']).toBeUndefined();
     expect(webhook?.headers['webhook-id']).toBe(webhook?.json.id);
@@ -308,7 +303,7 @@ describe('webhook signatures', () => {
     const cleared = await call(sandbox, 'POST', '/__sandbox/config', { webhookSecret: null });
     expect(cleared.body.webhookSecretSet).toBe(false);
     await payOut();
-    await advance(2);
+    await advance(sandbox, 2);
     const [webhook] = await receiver.waitFor(1);
     expect(webhook?.headers['webhook-signature']).toBeUndefined();
   });

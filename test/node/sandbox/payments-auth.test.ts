@@ -4,31 +4,21 @@
  * echoes what was sent, the customer's pages need no key, and unknown paths and wrong methods
  * get 404 and 405 in the provider's envelope.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BANK_INITIATION,
   call,
   cardInitiation,
   type Sandbox,
-  startSandbox,
+  sandboxPerTest,
   TRANSFER_INITIATION,
 } from '../../helpers/sandbox';
 
 const KEY = 'sk_test_merchant_one_5b1f0c';
 const OTHER_KEY = 'sk_test_merchant_two_77ad2e';
 
-let sandbox: Sandbox;
-let other: Sandbox;
-
-beforeEach(async () => {
-  sandbox = await startSandbox({ secretKey: KEY });
-  other = await startSandbox({ secretKey: OTHER_KEY });
-});
-
-afterEach(async () => {
-  await sandbox.close();
-  await other.close();
-});
+const sandbox = sandboxPerTest({ secretKey: KEY });
+const other = sandboxPerTest({ secretKey: OTHER_KEY });
 
 async function paymentsIn(target: Sandbox) {
   const answer = await call(target, 'GET', '/__sandbox/payments');

@@ -3,27 +3,19 @@
  * back to the merchant, settlement about a second after approval, and refusals of a second
  * decision.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BANK_INITIATION,
   call,
   eventually,
-  type Sandbox,
-  startSandbox,
+  paymentStatus,
+  sandboxPerTest,
   startWebhookReceiver,
 } from '../../helpers/sandbox';
 
 const INITIATE = '/api/payment/pay/initiate';
 
-let sandbox: Sandbox;
-
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-
-afterEach(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxPerTest();
 
 async function initiate(body: unknown = BANK_INITIATION) {
   const answer = await call(sandbox, 'POST', INITIATE, body);
@@ -34,12 +26,6 @@ async function initiate(body: unknown = BANK_INITIATION) {
     reference: value.paymentItem.paymentReference as string,
     authUrl: value.paymentItem.metaData.AuthUrl as string,
   };
-}
-
-async function status(reference: string): Promise<string> {
-  const answer = await call(sandbox, 'GET', `/api/payment/pay/status/${reference}`);
-  expect(answer.status, answer.text).toBe(200);
-  return answer.body.value.paymentStatus as string;
 }
 
 /** Reads the status from the control listing, which has no rate limit, for polling. */
@@ -70,7 +56,7 @@ describe('initiation', () => {
     expect(value.paymentItem.amount).toBe(49.99);
     expect(value.paymentItem.reference).toBe(reference);
     expect(authUrl).toBe(`${sandbox.url}/pages/bank/${encodeURIComponent(reference)}`);
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
   });
 });
 
@@ -101,9 +87,9 @@ describe('the bank page', () => {
     expect(`${location.origin}${location.pathname}`).toBe('https://shop.example/return');
     expect(location.searchParams.get('reference')).toBe(reference);
     // Authorised, not yet settled.
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
     await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: 2 });
-    expect(await status(reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 
   it("keeps return-url's own query when it appends the reference", async () => {
@@ -125,7 +111,7 @@ describe('the bank page', () => {
     expect(answer.status).toBe(303);
     const location = new URL(answer.headers.get('location') ?? '');
     expect(location.searchParams.get('reference')).toBe(reference);
-    expect(await status(reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
   });
 
   it('closes itself instead of redirecting when metaData.redirect is false', async () => {
@@ -138,7 +124,7 @@ describe('the bank page', () => {
     expect(answer.headers.get('location')).toBeNull();
     expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await answer.text()).toContain('window.close');
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
   });
 
   it('offers no second decision once the customer has decided', async () => {
@@ -153,7 +139,7 @@ describe('the bank page', () => {
     await postDecision(authUrl, 'approve');
     await postDecision(authUrl, 'decline');
     await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: 2 });
-    expect(await status(reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 });
 
@@ -163,7 +149,7 @@ describe('the bank control', () => {
     const approvedAt = Date.now();
     const answer = await decide(reference, true);
     expect(answer.status).toBe(200);
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
     await eventually(
       () => listedStatus(reference),
       (value) => value === 'SUCCESSFUL',
@@ -171,7 +157,7 @@ describe('the bank control', () => {
     );
     const elapsed = Date.now() - approvedAt;
     expect(elapsed).toBeGreaterThanOrEqual(900);
-    expect(await status(reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 
   it('approve then a clock move of 2 s: Successfull at once', async () => {
@@ -179,14 +165,14 @@ describe('the bank control', () => {
     await decide(reference, true);
     const moved = await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: 2 });
     expect(moved.status).toBe(200);
-    expect(await status(reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 
   it('decline: FAILED at once', async () => {
     const { reference } = await initiate();
     const answer = await decide(reference, false);
     expect(answer.status).toBe(200);
-    expect(await status(reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
   });
 
   for (const [first, second] of [
@@ -201,7 +187,7 @@ describe('the bank control', () => {
       const again = await decide(reference, second);
       expect(again.status).toBe(409);
       await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: 2 });
-      expect(await status(reference)).toBe(first ? 'Successfull' : 'FAILED');
+      expect(await paymentStatus(sandbox, reference)).toBe(first ? 'Successfull' : 'FAILED');
     });
   }
 

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   call,
   cardInitiation,
-  type Sandbox,
-  startSandbox,
+  paymentStatus,
+  sandboxPerTest,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../helpers/sandbox';
@@ -15,15 +15,7 @@ import {
 const INITIATE = '/api/payment/pay/initiate';
 const FINALIZE = '/api/payment/pay/finalize';
 
-let sandbox: Sandbox;
-
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-
-afterEach(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxPerTest();
 
 async function initiate(number: string, currency = 'NGN'): Promise<string> {
   const answer = await call(sandbox, 'POST', INITIATE, cardInitiation(number, currency));
@@ -48,12 +40,6 @@ async function authenticate(reference: string) {
 
 function finalize(reference: string) {
   return call(sandbox, 'POST', FINALIZE, { paymentReference: reference });
-}
-
-async function status(reference: string): Promise<string> {
-  const answer = await call(sandbox, 'GET', `/api/payment/pay/status/${reference}`);
-  expect(answer.status, answer.text).toBe(200);
-  return answer.body.value.paymentStatus as string;
 }
 
 /** The challenge form's action (absolute) and the name of its code input. */
@@ -121,12 +107,12 @@ describe('finalize, for each test card', () => {
     it(`${number}: finalize and status say ${outcome}`, async () => {
       const reference = await initiate(number);
       await authenticate(reference);
-      expect(await status(reference)).toBe('PENDING');
+      expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
       const answer = await finalize(reference);
       expect(answer.status, answer.text).toBe(200);
       expect(answer.body.value.status).toBe(outcome);
       expect(typeof answer.body.value.message).toBe('string');
-      expect(await status(reference)).toBe(outcome);
+      expect(await paymentStatus(sandbox, reference)).toBe(outcome);
     });
   }
 
@@ -145,7 +131,7 @@ describe('finalize, for each test card', () => {
     const early = await finalize(reference);
     expect(early.status).toBe(409);
     expect(early.body.isSuccess).toBe(false);
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
     await authenticate(reference);
     expect((await finalize(reference)).body.value.status).toBe('Successfull');
   });
@@ -153,7 +139,7 @@ describe('finalize, for each test card', () => {
   it('refuses finalize of a declining card before authenticate with 409 and leaves it PENDING', async () => {
     const reference = await initiate('4000000000000002');
     expect((await finalize(reference)).status).toBe(409);
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
   });
 
   it('answers 404 to finalize of an unknown reference', async () => {
@@ -179,11 +165,11 @@ describe('the challenge (4000000000003220)', () => {
     const { authenticationhtml } = await authenticate(reference);
     const message = await submitChallenge(authenticationhtml, '123456');
     expect(message).toEqual({ type: 'challenge.completed', reference, outcome: 'passed' });
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
     const answer = await finalize(reference);
     expect(answer.status).toBe(200);
     expect(answer.body.value.status).toBe('Successfull');
-    expect(await status(reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 
   it('fails with a wrong code, and the payment is FAILED', async () => {
@@ -191,10 +177,10 @@ describe('the challenge (4000000000003220)', () => {
     const { authenticationhtml } = await authenticate(reference);
     const message = await submitChallenge(authenticationhtml, '654321');
     expect(message).toEqual({ type: 'challenge.completed', reference, outcome: 'failed' });
-    expect(await status(reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
     const answer = await finalize(reference);
     expect(answer.body?.value?.status ?? 'refused').not.toBe('Successfull');
-    expect(await status(reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
   });
 
   it('cannot be passed after failing it', async () => {
@@ -203,7 +189,7 @@ describe('the challenge (4000000000003220)', () => {
     await submitChallenge(authenticationhtml, '000000');
     const retry = await submitChallenge(authenticationhtml, '123456');
     expect(retry.outcome).toBe('failed');
-    expect(await status(reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
   });
 
   it('refuses finalize with the challenge still open with 409', async () => {
@@ -212,13 +198,13 @@ describe('the challenge (4000000000003220)', () => {
     const answer = await finalize(reference);
     expect(answer.status).toBe(409);
     expect(answer.body.isSuccess).toBe(false);
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
   });
 
   it('refuses finalize before authenticate with 409', async () => {
     const reference = await initiate('4000000000003220');
     expect((await finalize(reference)).status).toBe(409);
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
   });
 });
 

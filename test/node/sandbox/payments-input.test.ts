@@ -3,13 +3,12 @@
  * merchant's integration sends it by mistake: every case gets a 4xx ValidationException whose
  * `failures` name the field at fault, and nothing in the sandbox changes.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BANK_INITIATION,
   call,
   cardInitiation,
-  type Sandbox,
-  startSandbox,
+  sandboxPerTest,
   TRANSFER_INITIATION,
 } from '../../helpers/sandbox';
 
@@ -553,15 +552,7 @@ const CASES: readonly BadCase[] = [
   { name: 'finalize with a string body', path: FINALIZE, body: 'PAY_1', names: /object|body/i },
 ];
 
-let sandbox: Sandbox;
-
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-
-afterEach(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxPerTest();
 
 async function send(bad: BadCase) {
   if (bad.raw === undefined && bad.contentType === undefined) {

@@ -2,29 +2,15 @@
  * Payment links (endpoint 1) and payments made on them: the link's answer as the provider spells
  * it, its hosted page, one-time versus reusable, static amounts, unknown aliases.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  call,
-  cardInitiation,
-  type Sandbox,
-  startSandbox,
-  TRANSFER_INITIATION,
-} from '../../helpers/sandbox';
+import { describe, expect, it } from 'vitest';
+import { call, cardInitiation, sandboxPerTest, TRANSFER_INITIATION } from '../../helpers/sandbox';
 
 const LINK = '/api/payment/payment-link';
 const INITIATE = '/api/payment/pay/initiate';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/;
 
-let sandbox: Sandbox;
-
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-
-afterEach(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxPerTest();
 
 const STATIC_ONE_TIME = {
   name: 'Invoice 1042',

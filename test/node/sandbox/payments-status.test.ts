@@ -2,24 +2,10 @@
  * Endpoint 6, the status query: its answer, 404 for an unknown reference, and the per-reference
  * rate limit (more than 5 a second get 429 with Retry-After).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  BANK_INITIATION,
-  call,
-  type Sandbox,
-  startSandbox,
-  TRANSFER_INITIATION,
-} from '../../helpers/sandbox';
+import { describe, expect, it } from 'vitest';
+import { BANK_INITIATION, call, sandboxPerTest, TRANSFER_INITIATION } from '../../helpers/sandbox';
 
-let sandbox: Sandbox;
-
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-
-afterEach(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxPerTest();
 
 async function initiate(body: unknown = TRANSFER_INITIATION): Promise<string> {
   const answer = await call(sandbox, 'POST', '/api/payment/pay/initiate', body);

@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   call,
-  type Sandbox,
-  startSandbox,
+  paymentStatus,
+  sandboxPerTest,
   startWebhookReceiver,
   TRANSFER_INITIATION,
   type WebhookReceiver,
@@ -15,27 +15,13 @@ import {
 const INITIATE = '/api/payment/pay/initiate';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
-let sandbox: Sandbox;
-
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-
-afterEach(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxPerTest();
 
 async function initiate(body: unknown = TRANSFER_INITIATION) {
   const answer = await call(sandbox, 'POST', INITIATE, body);
   expect(answer.status, answer.text).toBe(200);
   expect(answer.body.isSuccess).toBe(true);
   return answer.body.value;
-}
-
-async function status(reference: string): Promise<string> {
-  const answer = await call(sandbox, 'GET', `/api/payment/pay/status/${reference}`);
-  expect(answer.status, answer.text).toBe(200);
-  return answer.body.value.paymentStatus as string;
 }
 
 function transfer(reference: string, body: unknown = {}) {
@@ -99,24 +85,24 @@ describe('initiation', () => {
 describe('the transfer', () => {
   it('is PENDING until the customer transfers, then Successfull at once', async () => {
     const reference = (await initiate()).paymentItem.reference as string;
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
     const paid = await transfer(reference);
     expect(paid.status).toBe(200);
-    expect(await status(reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 
   it('fails the payment when less than the amount arrives', async () => {
     const reference = (await initiate()).paymentItem.reference as string;
     const paid = await transfer(reference, { amount: 2500.49 });
     expect(paid.status).toBe(200);
-    expect(await status(reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
   });
 
   it('succeeds when more than the amount arrives', async () => {
     const reference = (await initiate()).paymentItem.reference as string;
     const paid = await transfer(reference, { amount: 3000 });
     expect(paid.status).toBe(200);
-    expect(await status(reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 
   it('refuses a second transfer on a settled payment with 409, and the status stands', async () => {
@@ -124,14 +110,14 @@ describe('the transfer', () => {
     expect((await transfer(reference)).status).toBe(200);
     const again = await transfer(reference, { amount: 1 });
     expect(again.status).toBe(409);
-    expect(await status(reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 
   it('refuses a transfer after an underpayment with 409, and the payment stays FAILED', async () => {
     const reference = (await initiate()).paymentItem.reference as string;
     expect((await transfer(reference, { amount: 100 })).status).toBe(200);
     expect((await transfer(reference)).status).toBe(409);
-    expect(await status(reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
   });
 
   it('answers 404 for a transfer to an unknown reference', async () => {
@@ -145,7 +131,7 @@ describe('the transfer', () => {
     });
     expect(finalize.status).toBe(200);
     expect(finalize.body.value.status).toBe('PENDING');
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
     await transfer(reference);
     const after = await call(sandbox, 'POST', '/api/payment/pay/finalize', {
       paymentReference: reference,
@@ -158,25 +144,25 @@ describe('expiry of the virtual account', () => {
   it('still takes a transfer ten seconds before the 30 minutes are up', async () => {
     const reference = (await initiate()).paymentItem.reference as string;
     expect((await advance(30 * 60 - 10)).status).toBe(200);
-    expect(await status(reference)).toBe('PENDING');
+    expect(await paymentStatus(sandbox, reference)).toBe('PENDING');
     expect((await transfer(reference)).status).toBe(200);
-    expect(await status(reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 
   it('fails the payment after 30 minutes and refuses a late transfer with 409', async () => {
     const reference = (await initiate()).paymentItem.reference as string;
     expect((await advance(1801)).status).toBe(200);
-    expect(await status(reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
     const late = await transfer(reference);
     expect(late.status).toBe(409);
-    expect(await status(reference)).toBe('FAILED');
+    expect(await paymentStatus(sandbox, reference)).toBe('FAILED');
   });
 
   it('does not fail a payment that was already paid', async () => {
     const reference = (await initiate()).paymentItem.reference as string;
     await transfer(reference);
     await advance(1801);
-    expect(await status(reference)).toBe('Successfull');
+    expect(await paymentStatus(sandbox, reference)).toBe('Successfull');
   });
 });
 

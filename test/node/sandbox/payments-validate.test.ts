@@ -1,21 +1,13 @@
 /**
  * Endpoint 2, validate channels: which channels a checkout may offer for a currency and amount.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, type Sandbox, startSandbox } from '../../helpers/sandbox';
+import { describe, expect, it } from 'vitest';
+import { call, sandboxPerTest } from '../../helpers/sandbox';
 
 const VALIDATE = '/api/payment/pay/validate';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-let sandbox: Sandbox;
-
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-
-afterEach(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxPerTest();
 
 async function validate(currencyCode: string, amount: number, channels?: string[]) {
   const answer = await call(sandbox, 'POST', VALIDATE, {

@@ -1,7 +1,12 @@
 // CORS only for the merchant's allowedOrigins, and a cross-site check on every state-changing
 // call: a page on another site can neither read the checkout's answers nor start a payment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CompanionRig, companionCall, startCompanion } from '../../helpers/companion';
+import {
+  type CompanionRig,
+  companionCall,
+  recorder,
+  startCompanion,
+} from '../../helpers/companion';
 
 const KEY = `sk_test_cors_${crypto.randomUUID().replaceAll('-', '')}`;
 const SHOP = 'https://shop.example';
@@ -10,6 +15,7 @@ const EVIL = 'https://evil.example';
 let rig: CompanionRig;
 let paymentToken: string;
 const seen: string[] = [];
+const { call } = recorder(seen);
 
 beforeAll(async () => {
   rig = await startCompanion({ allowedOrigins: [SHOP] }, { secretKey: KEY });
@@ -26,12 +32,6 @@ afterAll(async () => {
   expect(seen.filter((text) => text.includes(KEY))).toEqual([]);
   expect(rig.logLines.filter((line) => line.includes(KEY))).toEqual([]);
 });
-
-async function call(...args: Parameters<typeof companionCall>) {
-  const answer = await companionCall(...args);
-  seen.push(answer.text, JSON.stringify([...answer.headers]));
-  return answer;
-}
 
 function preflight(path: string, origin: string, method = 'POST') {
   return call(rig, 'OPTIONS', path, {

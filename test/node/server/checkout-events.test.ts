@@ -4,32 +4,24 @@
 // behind on the server.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CheckoutStore, createMemoryStore } from '../../../src/server';
-import { type CompanionRig, companionCall, startCompanion } from '../../helpers/companion';
-
-// biome-ignore lint/suspicious/noExplicitAny: sandbox controls answer plain JSON
-type Json = any;
+import {
+  type CompanionRig,
+  companionCall,
+  companionPerTest,
+  control,
+} from '../../helpers/companion';
+import { pause } from '../../helpers/sandbox';
 
 const KEY = `sk_test_events_${crypto.randomUUID().replaceAll('-', '')}`;
 
-let rig: CompanionRig | undefined;
 const streams: EventStream[] = [];
 const seen: string[] = [];
+const start = companionPerTest(KEY, seen);
 
+// Registered after companionPerTest's, so it runs before it: the streams close first.
 afterEach(async () => {
   for (const stream of streams.splice(0)) await stream.close();
-  if (rig) {
-    await rig.close();
-    expect(seen.filter((text) => text.includes(KEY))).toEqual([]);
-    expect(rig.logLines.filter((line) => line.includes(KEY))).toEqual([]);
-  }
-  rig = undefined;
-  seen.length = 0;
 });
-
-async function start(overrides: Parameters<typeof startCompanion>[0] = {}) {
-  rig = await startCompanion(overrides, { secretKey: KEY });
-  return rig;
-}
 
 interface SseEvent {
   readonly id: string | undefined;
@@ -113,18 +105,6 @@ async function openStream(
   return stream;
 }
 
-async function control(
-  on: CompanionRig,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Json> {
-  const response = await on.sandbox.request(method, path, body);
-  const text = await response.text();
-  expect(response.status, text).toBeLessThan(300);
-  return text ? JSON.parse(text) : undefined;
-}
-
 async function begin(on: CompanionRig, order: string) {
   const session = await companionCall(on, 'POST', '/session', { body: { order } });
   const initiated = await companionCall(on, 'POST', '/initiate', {
@@ -138,8 +118,6 @@ async function begin(on: CompanionRig, order: string) {
     reference: initiated.body.payment.reference as string,
   };
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the outcome is pushed', () => {
   it('arrives on the open stream after the transfer, as one status event', async () => {

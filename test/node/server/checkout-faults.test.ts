@@ -1,83 +1,35 @@
 // Provider faults injected through the sandbox: slow, 5xx, 429, dropped, malformed and lost
 // answers. Reads are retried; an initiation or a finalize is never sent blindly a second time;
 // whatever happens, no payment is lost and none is made twice.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CompanionRig, companionCall, startCompanion } from '../../helpers/companion';
-
-// biome-ignore lint/suspicious/noExplicitAny: sandbox controls answer plain JSON
-type Json = any;
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  type CompanionRig,
+  companionPerTest,
+  control,
+  recorder,
+  sandboxPayments,
+  webhooksSettled,
+} from '../../helpers/companion';
+import { testCard } from '../../helpers/sandbox';
 
 const KEY = `sk_test_faults_${crypto.randomUUID().replaceAll('-', '')}`;
-const YEAR = new Date().getUTCFullYear() + 2;
 const STATUS = '/api/payment/pay/status/';
 
 let rig: CompanionRig;
 const seen: string[] = [];
+const start = companionPerTest(KEY, seen);
+const { call, begin } = recorder(seen);
 
 beforeEach(async () => {
-  rig = await startCompanion({ timeouts: { providerMs: 200 } }, { secretKey: KEY });
+  rig = await start({ timeouts: { providerMs: 200 } });
 });
-afterEach(async () => {
-  await rig.close();
-  expect(seen.filter((text) => text.includes(KEY))).toEqual([]);
-  expect(rig.logLines.filter((line) => line.includes(KEY))).toEqual([]);
-  seen.length = 0;
-});
-
-async function call(...args: Parameters<typeof companionCall>) {
-  const answer = await companionCall(...args);
-  seen.push(answer.text, JSON.stringify([...answer.headers]));
-  return answer;
-}
-
-async function control(method: string, path: string, body?: unknown): Promise<Json> {
-  const response = await rig.sandbox.request(method, path, body);
-  const text = await response.text();
-  expect(response.status, text).toBeLessThan(300);
-  return text ? JSON.parse(text) : undefined;
-}
 
 function faults(...rules: unknown[]) {
-  return control('POST', '/__sandbox/config', { faults: rules });
-}
-
-async function sandboxPayments(): Promise<Array<{ reference: string; status: string }>> {
-  return (await control('GET', '/__sandbox/payments')).payments;
-}
-
-async function webhooksSettled(): Promise<void> {
-  await expect
-    .poll(
-      async () =>
-        (await control('GET', '/__sandbox/webhooks')).webhooks.every(
-          (delivery: { state: string }) => delivery.state !== 'pending',
-        ),
-      { timeout: 5000, interval: 20 },
-    )
-    .toBe(true);
-  await rig.handler.idle();
+  return control(rig, 'POST', '/__sandbox/config', { faults: rules });
 }
 
 function callsTo(prefix: string, from = 0): number {
   return rig.providerCalls.slice(from).filter((entry) => entry.path.startsWith(prefix)).length;
-}
-
-async function begin(order: string, channel: string, extra: object = {}) {
-  const session = await call(rig, 'POST', '/session', { body: { order } });
-  expect(session.status, session.text).toBe(200);
-  const initiated = await call(rig, 'POST', '/initiate', {
-    token: session.body.token,
-    body: { channel, ...extra },
-  });
-  expect(initiated.status, initiated.text).toBe(200);
-  return {
-    token: initiated.body.token as string,
-    reference: initiated.body.payment.reference as string,
-  };
-}
-
-function card(number: string) {
-  return { number, expiryMonth: 12, expiryYear: YEAR, cvv: '123', holderName: 'Ada Obi' };
 }
 
 function expectCleanError(answer: { text: string; body: { error: object } }): void {
@@ -88,7 +40,7 @@ function expectCleanError(answer: { text: string; body: { error: object } }): vo
 
 describe('status: a read, retried where safe', () => {
   it('rides out 500, 500 and answers 200', async () => {
-    const { token, reference } = await begin('order-ngn:f1', 'PayByTransfer');
+    const { token, reference } = await begin(rig, 'order-ngn:f1', 'PayByTransfer');
     await faults({
       endpoint: 'status',
       steps: [
@@ -104,7 +56,7 @@ describe('status: a read, retried where safe', () => {
   });
 
   it('waits out a 429 as long as Retry-After says, then answers 200', async () => {
-    const { token, reference } = await begin('order-ngn:f2', 'PayByTransfer');
+    const { token, reference } = await begin(rig, 'order-ngn:f2', 'PayByTransfer');
     await faults({ endpoint: 'status', steps: [{ type: 'rateLimit', retryAfterSeconds: 1 }] });
     const from = rig.providerCalls.length;
     const started = Date.now();
@@ -116,7 +68,7 @@ describe('status: a read, retried where safe', () => {
   });
 
   it('answers 429 rate_limited with Retry-After when the provider keeps refusing', async () => {
-    const { token } = await begin('order-ngn:f3', 'PayByTransfer');
+    const { token } = await begin(rig, 'order-ngn:f3', 'PayByTransfer');
     const limit = { type: 'rateLimit', retryAfterSeconds: 0 };
     await faults({ endpoint: 'status', steps: [limit, limit, limit] });
     const answer = await call(rig, 'GET', '/status', { token });
@@ -127,7 +79,7 @@ describe('status: a read, retried where safe', () => {
   });
 
   it('retries a dropped connection', async () => {
-    const { token } = await begin('order-ngn:f4', 'PayByTransfer');
+    const { token } = await begin(rig, 'order-ngn:f4', 'PayByTransfer');
     await faults({ endpoint: 'status', steps: [{ type: 'drop' }] });
     const answer = await call(rig, 'GET', '/status', { token });
     expect(answer.status).toBe(200);
@@ -135,8 +87,8 @@ describe('status: a read, retried where safe', () => {
   });
 
   it('retries a slow answer past the deadline, and answers 504 timeout when every try is slow', async () => {
-    const first = await begin('order-ngn:f5a', 'PayByTransfer');
-    const second = await begin('order-ngn:f5b', 'PayByTransfer');
+    const first = await begin(rig, 'order-ngn:f5a', 'PayByTransfer');
+    const second = await begin(rig, 'order-ngn:f5b', 'PayByTransfer');
     const slow = { type: 'latency', ms: 400 };
     await faults({ endpoint: 'status', steps: [slow] });
     const once = await call(rig, 'GET', '/status', { token: first.token });
@@ -152,7 +104,7 @@ describe('status: a read, retried where safe', () => {
   });
 
   it('answers 502 unavailable for a malformed answer, and the next query works', async () => {
-    const { token, reference } = await begin('order-ngn:f6', 'PayByTransfer');
+    const { token, reference } = await begin(rig, 'order-ngn:f6', 'PayByTransfer');
     await faults({ endpoint: 'status', steps: [{ type: 'malformed' }] });
     const bad = await call(rig, 'GET', '/status', { token });
     expect(bad.status).toBe(502);
@@ -164,7 +116,7 @@ describe('status: a read, retried where safe', () => {
   });
 
   it('a hundred waiting tabs cost at most two provider status calls, and all hear the same', async () => {
-    const { token, reference } = await begin('order-ngn:f7', 'PayByTransfer');
+    const { token, reference } = await begin(rig, 'order-ngn:f7', 'PayByTransfer');
     const from = rig.providerCalls.length;
     const answers = await Promise.all(
       Array.from({ length: 100 }, () => call(rig, 'GET', '/status', { token })),
@@ -176,8 +128,8 @@ describe('status: a read, retried where safe', () => {
   });
 
   it('twenty reloads of the bank’s return page cost at most two provider status calls', async () => {
-    const { reference } = await begin('order-gbp:f8', 'PayByAccount');
-    await control('POST', `/__sandbox/payments/${reference}/bank`, { approve: true });
+    const { reference } = await begin(rig, 'order-gbp:f8', 'PayByAccount');
+    await control(rig, 'POST', `/__sandbox/payments/${reference}/bank`, { approve: true });
     const from = rig.providerCalls.length;
     const pages = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -204,7 +156,7 @@ describe('initiate: never sent blindly twice', () => {
     expect(failed.body.error.code).toBe('unavailable');
     expectCleanError(failed);
     expect(callsTo('/api/payment/pay/initiate', from)).toBe(1);
-    expect(await sandboxPayments()).toEqual([]);
+    expect(await sandboxPayments(rig)).toEqual([]);
 
     const retried = await call(rig, 'POST', '/initiate', {
       token: session.body.token,
@@ -212,7 +164,7 @@ describe('initiate: never sent blindly twice', () => {
     });
     expect(retried.status).toBe(200);
     expect(callsTo('/api/payment/pay/initiate', from)).toBe(2);
-    expect(await sandboxPayments()).toHaveLength(1);
+    expect(await sandboxPayments(rig)).toHaveLength(1);
   });
 
   it('answers 502 on a dropped connection after one initiation, nothing made', async () => {
@@ -225,7 +177,7 @@ describe('initiate: never sent blindly twice', () => {
     });
     expect(failed.status).toBe(502);
     expect(callsTo('/api/payment/pay/initiate', from)).toBe(1);
-    expect(await sandboxPayments()).toEqual([]);
+    expect(await sandboxPayments(rig)).toEqual([]);
   });
 
   it('reports a lost answer to the browser and does not initiate again on its own', async () => {
@@ -240,7 +192,7 @@ describe('initiate: never sent blindly twice', () => {
     expect(['unavailable', 'timeout']).toContain(failed.body.error.code);
     await rig.handler.idle();
     expect(callsTo('/api/payment/pay/initiate', from)).toBe(1);
-    expect(await sandboxPayments()).toHaveLength(1);
+    expect(await sandboxPayments(rig)).toHaveLength(1);
   });
 
   it('answers 504 timeout when the provider is slower than timeouts.providerMs, after one initiation', async () => {
@@ -273,7 +225,9 @@ describe('initiate: never sent blindly twice', () => {
 
 describe('card steps under faults', () => {
   it('retries the authentication check (a read) through 500, 500', async () => {
-    const { token } = await begin('order-ngn:f20', 'Card', { card: card('4000000000003220') });
+    const { token } = await begin(rig, 'order-ngn:f20', 'Card', {
+      card: testCard('4000000000003220'),
+    });
     await faults({
       endpoint: 'authenticate',
       steps: [
@@ -287,8 +241,8 @@ describe('card steps under faults', () => {
   });
 
   it('does not retry finalize on a 500: one call, 502, and the browser’s retry charges once', async () => {
-    const { token, reference } = await begin('order-ngn:f21', 'Card', {
-      card: card('4242424242424242'),
+    const { token, reference } = await begin(rig, 'order-ngn:f21', 'Card', {
+      card: testCard('4242424242424242'),
     });
     await call(rig, 'POST', '/authenticate', { token });
     await faults({ endpoint: 'finalize', steps: [{ type: 'error', status: 500 }] });
@@ -298,14 +252,14 @@ describe('card steps under faults', () => {
     expect(callsTo('/api/payment/pay/finalize', from)).toBe(1);
     const retried = await call(rig, 'POST', '/finalize', { token });
     expect(retried.body).toMatchObject({ reference, status: 'SUCCESSFUL' });
-    await webhooksSettled();
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([{ reference, status: 'SUCCESSFUL' }]);
     expect(rig.paymentOutcomes).toHaveLength(1);
   });
 
   it('a finalize whose answer is lost still ends SUCCESSFUL, reported once', async () => {
-    const { token, reference } = await begin('order-ngn:f22', 'Card', {
-      card: card('4242424242424242'),
+    const { token, reference } = await begin(rig, 'order-ngn:f22', 'Card', {
+      card: testCard('4242424242424242'),
     });
     await call(rig, 'POST', '/authenticate', { token });
     await faults({ endpoint: 'finalize', steps: [{ type: 'lostResponse' }] });
@@ -313,22 +267,22 @@ describe('card steps under faults', () => {
     const lost = await call(rig, 'POST', '/finalize', { token });
     expect(lost.status).toBeGreaterThanOrEqual(500);
     expect(callsTo('/api/payment/pay/finalize', from)).toBe(1);
-    await webhooksSettled();
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([{ reference, status: 'SUCCESSFUL' }]);
     const status = await call(rig, 'GET', '/status', { token });
     expect(status.body).toMatchObject({ reference, status: 'SUCCESSFUL' });
     expect(rig.paymentOutcomes).toHaveLength(1);
-    expect((await sandboxPayments()).map((payment) => payment.status)).toEqual(['SUCCESSFUL']);
+    expect((await sandboxPayments(rig)).map((payment) => payment.status)).toEqual(['SUCCESSFUL']);
   });
 });
 
 describe('nothing lost', () => {
   it('a webhook whose confirmation fails is confirmed again later, and reported once', async () => {
-    const { token, reference } = await begin('order-ngn:f30', 'PayByTransfer');
+    const { token, reference } = await begin(rig, 'order-ngn:f30', 'PayByTransfer');
     const down = { type: 'error', status: 503 };
     await faults({ endpoint: 'status', steps: [down, down, down] });
-    await control('POST', `/__sandbox/payments/${reference}/transfer`);
-    await webhooksSettled();
+    await control(rig, 'POST', `/__sandbox/payments/${reference}/transfer`);
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toEqual([]);
     await expect.poll(() => rig.paymentOutcomes.length, { timeout: 4000 }).toBe(1);
     expect(rig.paymentOutcomes[0]).toMatchObject({ reference, status: 'SUCCESSFUL' });
@@ -340,9 +294,9 @@ describe('nothing lost', () => {
   it('under random faults on every operation, each paid order is reported exactly once', async () => {
     const references: string[] = [];
     for (let index = 0; index < 6; index++) {
-      references.push((await begin(`order-ngn:f31-${index}`, 'PayByTransfer')).reference);
+      references.push((await begin(rig, `order-ngn:f31-${index}`, 'PayByTransfer')).reference);
     }
-    await control('POST', '/__sandbox/config', {
+    await control(rig, 'POST', '/__sandbox/config', {
       seed: 7,
       faults: [
         { endpoint: 'status', chance: 0.3, step: { type: 'error', status: 503 } },
@@ -350,9 +304,9 @@ describe('nothing lost', () => {
       ],
     });
     for (const reference of references) {
-      await control('POST', `/__sandbox/payments/${reference}/transfer`);
+      await control(rig, 'POST', `/__sandbox/payments/${reference}/transfer`);
     }
-    await webhooksSettled();
+    await webhooksSettled(rig);
     await expect.poll(() => rig.paymentOutcomes.length, { timeout: 5000 }).toBe(6);
     await rig.handler.idle();
     expect(rig.paymentOutcomes.map((outcome) => outcome.reference).sort()).toEqual(

@@ -3,15 +3,18 @@
 // own payment, the provider's back office is unreachable, and provider internals stay inside.
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CompanionRig, companionCall, startCompanion } from '../../helpers/companion';
-
-// biome-ignore lint/suspicious/noExplicitAny: sandbox controls answer plain JSON
-type Json = any;
-
-const YEAR = new Date().getUTCFullYear() + 2;
+import {
+  type CompanionRig,
+  control,
+  recorder,
+  startCompanion,
+  webhooksSettled,
+} from '../../helpers/companion';
+import { testCard } from '../../helpers/sandbox';
 
 let rig: CompanionRig | undefined;
 const seen: string[] = [];
+const { call, begin } = recorder(seen);
 
 afterEach(async () => {
   await rig?.close();
@@ -31,65 +34,11 @@ async function start(
   return rig;
 }
 
-async function call(
-  on: CompanionRig,
-  ...args: Parameters<typeof companionCall> extends [unknown, ...infer Rest] ? Rest : never
-) {
-  const answer = await companionCall(on, ...args);
-  seen.push(answer.text, JSON.stringify([...answer.headers]));
-  return answer;
-}
-
 async function fetchText(url: string | URL, init?: RequestInit) {
   const response = await fetch(url, init);
   const text = await response.text();
   seen.push(text, JSON.stringify([...response.headers]));
   return { status: response.status, headers: response.headers, text };
-}
-
-async function control(
-  on: CompanionRig,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Json> {
-  const response = await on.sandbox.request(method, path, body);
-  const text = await response.text();
-  expect(response.status, text).toBeLessThan(300);
-  return text ? JSON.parse(text) : undefined;
-}
-
-async function webhooksSettled(on: CompanionRig): Promise<void> {
-  await expect
-    .poll(
-      async () =>
-        (await control(on, 'GET', '/__sandbox/webhooks')).webhooks.every(
-          (delivery: { state: string }) => delivery.state !== 'pending',
-        ),
-      { timeout: 5000, interval: 20 },
-    )
-    .toBe(true);
-  await on.handler.idle();
-}
-
-async function begin(on: CompanionRig, order: string, channel: string, extra: object = {}) {
-  const session = await call(on, 'POST', '/session', { body: { order } });
-  expect(session.status, session.text).toBe(200);
-  const initiated = await call(on, 'POST', '/initiate', {
-    token: session.body.token,
-    body: { channel, ...extra },
-  });
-  expect(initiated.status, initiated.text).toBe(200);
-  return {
-    sessionToken: session.body.token as string,
-    token: initiated.body.token as string,
-    reference: initiated.body.payment.reference as string,
-    payment: initiated.body.payment,
-  };
-}
-
-function card(number: string) {
-  return { number, expiryMonth: 12, expiryYear: YEAR, cvv: '123', holderName: 'Ada Obi' };
 }
 
 function decodePayload(token: string): Record<string, unknown> {
@@ -143,7 +92,9 @@ describe('the secret key exists only on the server', () => {
     await call(on, 'GET', '/status', { token: transfer.token });
     await call(on, 'POST', '/finalize', { token: transfer.token });
     const bank = await begin(on, 'order-gbp:k1', 'PayByAccount');
-    const challenged = await begin(on, 'order-usd:k1', 'Card', { card: card('4000000000003220') });
+    const challenged = await begin(on, 'order-usd:k1', 'Card', {
+      card: testCard('4000000000003220'),
+    });
     const auth = await call(on, 'POST', '/authenticate', { token: challenged.token });
     const page = await fetchText(auth.body.challengeUrl);
     const frameSrc = page.text.match(/src="([^"]+\/challenge\/frame[^"]+)"/)?.[1] ?? '';
@@ -179,7 +130,7 @@ describe('the secret key exists only on the server', () => {
       });
     }
     const cardPayment = await begin(on, 'order-usd:k2', 'Card', {
-      card: card('4242424242424242'),
+      card: testCard('4242424242424242'),
     });
     await call(on, 'POST', '/authenticate', { token: cardPayment.token });
     await call(on, 'POST', '/authenticate', { token: cardPayment.token });
@@ -332,7 +283,7 @@ describe('a checkout reaches only its own payment', () => {
   it('token A reports A, a token forged for B is refused everywhere, B’s outcome is not A’s', async () => {
     const on = await start();
     const a = await begin(on, 'order-ngn:r1', 'PayByTransfer');
-    const b = await begin(on, 'order-ngn:r2', 'Card', { card: card('4000000000003220') });
+    const b = await begin(on, 'order-ngn:r2', 'Card', { card: testCard('4000000000003220') });
     expect(a.reference).not.toBe(b.reference);
     const status = await call(on, 'GET', '/status', { token: a.token });
     expect(status.body).toMatchObject({ reference: a.reference, status: 'PENDING' });

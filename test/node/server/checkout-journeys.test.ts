@@ -1,69 +1,30 @@
 // Every journey of the checkout through the companion over real HTTP, against a real sandbox:
 // what the customer sees at each step, what the merchant's hook hears, and that the provider
 // holds exactly the payments the customer meant to make.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   type CompanionRig,
-  companionCall,
+  companionPerTest,
+  control,
   ORDERS,
-  startCompanion,
+  recorder,
+  sandboxPayments,
   startPayment,
+  webhooksSettled,
 } from '../../helpers/companion';
-
-// biome-ignore lint/suspicious/noExplicitAny: sandbox controls answer plain JSON
-type Json = any;
+import { testCard } from '../../helpers/sandbox';
 
 const KEY = `sk_test_journeys_${crypto.randomUUID().replaceAll('-', '')}`;
-const YEAR = new Date().getUTCFullYear() + 2;
 
 let rig: CompanionRig;
 /** Every answer the companion gave in this file's tests, scanned for the key afterwards. */
 const seen: string[] = [];
+const start = companionPerTest(KEY, seen);
+const { call } = recorder(seen);
 
 beforeEach(async () => {
-  rig = await startCompanion({}, { secretKey: KEY });
+  rig = await start();
 });
-afterEach(async () => {
-  await rig.close();
-  expect(seen.filter((text) => text.includes(KEY))).toEqual([]);
-  expect(rig.logLines.filter((line) => line.includes(KEY))).toEqual([]);
-  seen.length = 0;
-});
-
-async function call(...args: Parameters<typeof companionCall>) {
-  const answer = await companionCall(...args);
-  seen.push(answer.text, JSON.stringify([...answer.headers]));
-  return answer;
-}
-
-async function control(method: string, path: string, body?: unknown): Promise<Json> {
-  const response = await rig.sandbox.request(method, path, body);
-  const text = await response.text();
-  expect(response.status, text).toBeLessThan(300);
-  return text ? JSON.parse(text) : undefined;
-}
-
-async function sandboxPayments(): Promise<Json[]> {
-  return (await control('GET', '/__sandbox/payments')).payments;
-}
-
-/** Waits until the sandbox has delivered every webhook and the companion has acted on them. */
-async function webhooksSettled(): Promise<void> {
-  await expect
-    .poll(
-      async () =>
-        (await control('GET', '/__sandbox/webhooks')).webhooks.every(
-          (delivery: { state: string }) => delivery.state !== 'pending',
-        ),
-      { timeout: 5000, interval: 20 },
-    )
-    .toBe(true);
-  await rig.handler.idle();
-}
-
-function card(number: string) {
-  return { number, expiryMonth: 12, expiryYear: YEAR, cvv: '123', holderName: 'Ada Obi' };
-}
 
 function initiateCalls(): number {
   return rig.providerCalls.filter((entry) => entry.path === '/api/payment/pay/initiate').length;
@@ -107,8 +68,8 @@ describe('PayByTransfer', () => {
     const before = await call(rig, 'GET', '/status', { token: initiated.body.token });
     expect(before.body).toMatchObject({ reference: payment.reference, status: 'PENDING' });
 
-    await control('POST', `/__sandbox/payments/${payment.reference}/transfer`);
-    await webhooksSettled();
+    await control(rig, 'POST', `/__sandbox/payments/${payment.reference}/transfer`);
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toEqual([
       {
         reference: payment.reference,
@@ -127,8 +88,10 @@ describe('PayByTransfer', () => {
 
   it('reports an underpaid transfer as FAILED, once', async () => {
     const { token, payment } = await startPayment(rig, 'order-ngn:t2', 'PayByTransfer');
-    await control('POST', `/__sandbox/payments/${payment.reference}/transfer`, { amount: 100 });
-    await webhooksSettled();
+    await control(rig, 'POST', `/__sandbox/payments/${payment.reference}/transfer`, {
+      amount: 100,
+    });
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([
       { reference: payment.reference, status: 'FAILED', orderId: 'order-ngn:t2' },
     ]);
@@ -148,7 +111,7 @@ describe('PayByTransfer', () => {
     // The resumed token opens the same payment.
     const status = await call(rig, 'GET', '/status', { token: reload.body.token });
     expect(status.body).toMatchObject({ reference: first.payment.reference, status: 'PENDING' });
-    expect(await sandboxPayments()).toHaveLength(1);
+    expect(await sandboxPayments(rig)).toHaveLength(1);
   });
 
   it('gives the same payment for the same order and channel twice: one payment at the provider', async () => {
@@ -163,7 +126,7 @@ describe('PayByTransfer', () => {
     expect(three.body.payment.reference).toBe(one.body.payment.reference);
     expect(two.body.payment.virtualAccount).toEqual(one.body.payment.virtualAccount);
     expect(initiateCalls()).toBe(1);
-    expect(await sandboxPayments()).toHaveLength(1);
+    expect(await sandboxPayments(rig)).toHaveLength(1);
   });
 
   it('a double click initiates once: concurrent initiations share one provider payment', async () => {
@@ -185,13 +148,13 @@ describe('PayByTransfer', () => {
       expect(answer.body.error.code).toBe('conflict');
     }
     expect(initiateCalls()).toBe(1);
-    expect(await sandboxPayments()).toHaveLength(1);
+    expect(await sandboxPayments(rig)).toHaveLength(1);
   });
 
   it('does not start a second payment for an order that is already paid', async () => {
     const paid = await startPayment(rig, 'order-ngn:t6', 'PayByTransfer');
-    await control('POST', `/__sandbox/payments/${paid.payment.reference}/transfer`);
-    await webhooksSettled();
+    await control(rig, 'POST', `/__sandbox/payments/${paid.payment.reference}/transfer`);
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toHaveLength(1);
 
     const again = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:t6' } });
@@ -210,10 +173,10 @@ describe('PayByTransfer', () => {
     // Another channel for the same, already paid order must not charge the customer again.
     const byCard = await call(rig, 'POST', '/initiate', {
       token: again.body.token,
-      body: { channel: 'Card', card: card('4242424242424242') },
+      body: { channel: 'Card', card: testCard('4242424242424242') },
     });
     expect(initiateCalls(), 'a second initiation for a paid order').toBe(1);
-    expect(await sandboxPayments()).toHaveLength(1);
+    expect(await sandboxPayments(rig)).toHaveLength(1);
     if (byCard.status === 200) expect(byCard.body.payment.reference).toBe(paid.payment.reference);
     else expect(byCard.status).toBe(409);
   });
@@ -243,13 +206,13 @@ describe('PayByAccount', () => {
       `${rig.sandbox.url}/pages/bank/${encodeURIComponent(payment.reference)}`,
     );
 
-    await control('POST', `/__sandbox/payments/${payment.reference}/bank`, { approve: true });
+    await control(rig, 'POST', `/__sandbox/payments/${payment.reference}/bank`, { approve: true });
     // Authorised, not settled: still pending, and nothing reported yet.
     expect((await call(rig, 'GET', '/status', { token })).body.status).toBe('PENDING');
     expect(rig.paymentOutcomes).toEqual([]);
 
-    await control('POST', '/__sandbox/clock', { advanceSeconds: 2 });
-    await webhooksSettled();
+    await control(rig, 'POST', '/__sandbox/clock', { advanceSeconds: 2 });
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([
       {
         reference: payment.reference,
@@ -288,8 +251,8 @@ describe('PayByAccount', () => {
     seen.push(html);
     expect(returnPage.status).toBe(200);
     expect(html).toContain(`data-reference="${payment.reference}"`);
-    await control('POST', '/__sandbox/clock', { advanceSeconds: 2 });
-    await webhooksSettled();
+    await control(rig, 'POST', '/__sandbox/clock', { advanceSeconds: 2 });
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([
       { reference: payment.reference, status: 'SUCCESSFUL' },
     ]);
@@ -306,7 +269,7 @@ describe('PayByAccount', () => {
     });
     expect(decision.status).toBe(200);
     expect(await decision.text()).toContain('window.close()');
-    await webhooksSettled();
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([{ reference: payment.reference, status: 'FAILED' }]);
   });
 });
@@ -314,7 +277,7 @@ describe('PayByAccount', () => {
 describe('Card', () => {
   it('without a challenge: authenticate says none is needed, finalize is SUCCESSFUL, once', async () => {
     const { token, payment } = await startPayment(rig, 'order-usd:c1', 'Card', {
-      card: card('4242424242424242'),
+      card: testCard('4242424242424242'),
     });
     expect(payment).toMatchObject({
       channel: 'Card',
@@ -327,7 +290,7 @@ describe('Card', () => {
     expect(auth.body).toEqual({ authenticationRequired: false, challengeUrl: null });
     const finalized = await call(rig, 'POST', '/finalize', { token });
     expect(finalized.body).toEqual({ reference: payment.reference, status: 'SUCCESSFUL' });
-    await webhooksSettled();
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([
       { reference: payment.reference, status: 'SUCCESSFUL', orderId: 'order-usd:c1' },
     ]);
@@ -338,7 +301,7 @@ describe('Card', () => {
 
   it('with a challenge: the challenge page frames the issuer, the code passes, finalize succeeds', async () => {
     const { token, payment } = await startPayment(rig, 'order-ngn:c2', 'Card', {
-      card: card('4000000000003220'),
+      card: testCard('4000000000003220'),
     });
     const auth = await call(rig, 'POST', '/authenticate', { token });
     expect(auth.body.authenticationRequired).toBe(true);
@@ -381,7 +344,7 @@ describe('Card', () => {
 
     const finalized = await call(rig, 'POST', '/finalize', { token });
     expect(finalized.body).toEqual({ reference: payment.reference, status: 'SUCCESSFUL' });
-    await webhooksSettled();
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([
       { reference: payment.reference, status: 'SUCCESSFUL' },
     ]);
@@ -390,26 +353,26 @@ describe('Card', () => {
 
   it('a failed challenge fails the payment, reported once', async () => {
     const { token, payment } = await startPayment(rig, 'order-ngn:c3', 'Card', {
-      card: card('4000000000003220'),
+      card: testCard('4000000000003220'),
     });
     await call(rig, 'POST', '/authenticate', { token });
     await fetch(`${rig.sandbox.url}/pages/challenge/${payment.reference}`, {
       method: 'POST',
       body: new URLSearchParams({ code: '000000' }),
     });
-    await webhooksSettled();
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([{ reference: payment.reference, status: 'FAILED' }]);
     expect((await call(rig, 'GET', '/status', { token })).body.status).toBe('FAILED');
   });
 
   it('a declined card ends FAILED, and the customer can then pay with another card', async () => {
     const declined = await startPayment(rig, 'order-ngn:c4', 'Card', {
-      card: card('4000000000000002'),
+      card: testCard('4000000000000002'),
     });
     await call(rig, 'POST', '/authenticate', { token: declined.token });
     const finalized = await call(rig, 'POST', '/finalize', { token: declined.token });
     expect(finalized.body).toEqual({ reference: declined.payment.reference, status: 'FAILED' });
-    await webhooksSettled();
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([
       { reference: declined.payment.reference, status: 'FAILED', orderId: 'order-ngn:c4' },
     ]);
@@ -419,28 +382,28 @@ describe('Card', () => {
     expect(retry.body.payment).toBeNull();
     const second = await call(rig, 'POST', '/initiate', {
       token: retry.body.token,
-      body: { channel: 'Card', card: card('4242424242424242') },
+      body: { channel: 'Card', card: testCard('4242424242424242') },
     });
     expect(second.status).toBe(200);
     expect(second.body.payment.reference).not.toBe(declined.payment.reference);
     await call(rig, 'POST', '/authenticate', { token: second.body.token });
     const paid = await call(rig, 'POST', '/finalize', { token: second.body.token });
     expect(paid.body.status).toBe('SUCCESSFUL');
-    await webhooksSettled();
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes.map((o) => o.status)).toEqual(['FAILED', 'SUCCESSFUL']);
   });
 
   it('finalize twice charges once and reports once', async () => {
     const { token, payment } = await startPayment(rig, 'order-gbp:c5', 'Card', {
-      card: card('4242424242424242'),
+      card: testCard('4242424242424242'),
     });
     await call(rig, 'POST', '/authenticate', { token });
     const one = await call(rig, 'POST', '/finalize', { token });
     const two = await call(rig, 'POST', '/finalize', { token });
     expect(one.body.status).toBe('SUCCESSFUL');
     expect(two.body).toEqual({ reference: payment.reference, status: 'SUCCESSFUL' });
-    await webhooksSettled();
+    await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toHaveLength(1);
-    expect(await sandboxPayments()).toHaveLength(1);
+    expect(await sandboxPayments(rig)).toHaveLength(1);
   });
 });

@@ -2,84 +2,23 @@
 // card challenge's host and frame, and their scripts. Strict CSP, no inline script, every string
 // as text, and the challenge markup only inside a sandboxed frame.
 import { Script } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type CompanionRig, companionCall, startCompanion } from '../../helpers/companion';
-
-// biome-ignore lint/suspicious/noExplicitAny: sandbox controls answer plain JSON
-type Json = any;
+import { describe, expect, it } from 'vitest';
+import { companionPerTest, control, recorder } from '../../helpers/companion';
+import { testCard } from '../../helpers/sandbox';
 
 const KEY = `sk_test_pages_${crypto.randomUUID().replaceAll('-', '')}`;
-const YEAR = new Date().getUTCFullYear() + 2;
 const SHOP = 'https://shop.example';
 
-let rig: CompanionRig | undefined;
 const seen: string[] = [];
-
-afterEach(async () => {
-  if (rig) {
-    await rig.close();
-    expect(seen.filter((text) => text.includes(KEY))).toEqual([]);
-    expect(rig.logLines.filter((line) => line.includes(KEY))).toEqual([]);
-  }
-  rig = undefined;
-  seen.length = 0;
-});
-
-async function start(overrides: Parameters<typeof startCompanion>[0] = {}) {
-  rig = await startCompanion(overrides, { secretKey: KEY });
-  return rig;
-}
+const start = companionPerTest(KEY, seen);
+// The companion's answers are recorded by their texts only, not their headers.
+const { call, begin } = recorder(seen, { headers: false });
 
 async function get(url: string) {
   const response = await fetch(url, { redirect: 'manual' });
   const text = await response.text();
   seen.push(text, JSON.stringify([...response.headers]));
   return { status: response.status, headers: response.headers, text };
-}
-
-async function call(
-  on: CompanionRig,
-  ...args: Parameters<typeof companionCall> extends [unknown, ...infer Rest] ? Rest : never
-) {
-  const answer = await companionCall(on, ...args);
-  seen.push(answer.text);
-  return answer;
-}
-
-async function control(
-  on: CompanionRig,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Json> {
-  const response = await on.sandbox.request(method, path, body);
-  const text = await response.text();
-  expect(response.status, text).toBeLessThan(300);
-  return text ? JSON.parse(text) : undefined;
-}
-
-async function begin(
-  on: CompanionRig,
-  order: string,
-  body: Record<string, unknown>,
-  headers: Record<string, string> = {},
-) {
-  const session = await call(on, 'POST', '/session', { body: { order }, headers });
-  expect(session.status, session.text).toBe(200);
-  const initiated = await call(on, 'POST', '/initiate', {
-    token: session.body.token,
-    body,
-    headers,
-  });
-  expect(initiated.status, initiated.text).toBe(200);
-  return {
-    token: initiated.body.token as string,
-    reference: initiated.body.payment.reference as string,
-  };
-}
-
-function card(number: string) {
-  return { number, expiryMonth: 12, expiryYear: YEAR, cvv: '123', holderName: 'Ada Obi' };
 }
 
 /** The CSP of a page that runs only its own files. */
@@ -106,7 +45,7 @@ function expectStrictPage(page: { headers: Headers; text: string }): string {
 describe('the bank’s return page', () => {
   it('serves HTML with a strict CSP that loads assets/return.js', async () => {
     const on = await start();
-    const { reference } = await begin(on, 'order-gbp:g1', { channel: 'PayByAccount' });
+    const { reference } = await begin(on, 'order-gbp:g1', 'PayByAccount');
     const page = await get(`${on.url}/return?reference=${reference}`);
     expect(page.status).toBe(200);
     const csp = expectStrictPage(page);
@@ -118,7 +57,7 @@ describe('the bank’s return page', () => {
   it('shows a returnTo full of markup as text, never as markup', async () => {
     const on = await start();
     const returnTo = `${on.origin}/shop?next="><script>alert(1)</script><a onclick='x'`;
-    const { reference } = await begin(on, 'order-gbp:g2', { channel: 'PayByAccount', returnTo });
+    const { reference } = await begin(on, 'order-gbp:g2', 'PayByAccount', { returnTo });
     const page = await get(`${on.url}/return?reference=${reference}`);
     expect(page.status).toBe(200);
     expectStrictPage(page);
@@ -157,7 +96,7 @@ describe('the bank’s return page', () => {
   it('confirms the payment itself, so the outcome is reported even if no webhook ever comes', async () => {
     const on = await start();
     await control(on, 'POST', '/__sandbox/config', { webhookUrl: null });
-    const { token, reference } = await begin(on, 'order-gbp:g3', { channel: 'PayByAccount' });
+    const { token, reference } = await begin(on, 'order-gbp:g3', 'PayByAccount');
     await control(on, 'POST', `/__sandbox/payments/${reference}/bank`, { approve: true });
     await control(on, 'POST', '/__sandbox/clock', { advanceSeconds: 2 });
     const page = await get(`${on.url}/return?reference=${reference}`);
@@ -217,7 +156,8 @@ describe('the card challenge', () => {
     const { token, reference } = await begin(
       on,
       'order-ngn:g4',
-      { channel: 'Card', card: card('4000000000003220') },
+      'Card',
+      { card: testCard('4000000000003220') },
       { origin: SHOP },
     );
     const auth = await call(on, 'POST', '/authenticate', { token, headers: { origin: SHOP } });
@@ -252,9 +192,8 @@ describe('the card challenge', () => {
 
   it('without an Origin at session time, only the companion’s own origin may frame it', async () => {
     const on = await start();
-    const { token } = await begin(on, 'order-ngn:g5', {
-      channel: 'Card',
-      card: card('4000000000003220'),
+    const { token } = await begin(on, 'order-ngn:g5', 'Card', {
+      card: testCard('4000000000003220'),
     });
     const auth = await call(on, 'POST', '/authenticate', { token });
     const page = await get(auth.body.challengeUrl);
@@ -265,9 +204,8 @@ describe('the card challenge', () => {
 
   it('answers 404 when no challenge is waiting', async () => {
     const on = await start();
-    const { token } = await begin(on, 'order-ngn:g6', {
-      channel: 'Card',
-      card: card('4242424242424242'),
+    const { token } = await begin(on, 'order-ngn:g6', 'Card', {
+      card: testCard('4242424242424242'),
     });
     const auth = await call(on, 'POST', '/authenticate', { token });
     expect(auth.body).toEqual({ authenticationRequired: false, challengeUrl: null });

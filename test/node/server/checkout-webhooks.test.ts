@@ -1,68 +1,23 @@
 // The provider's webhooks at the companion: a hint confirmed with the status operation, never
 // proof; size-capped; signature-checked when secrets are configured; deduplicated; and each
 // payment's outcome reported to the merchant exactly once, however the webhooks arrive.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateWebhookSecret, signWebhook } from '../../../src/provider/webhook-signature';
 import type { PaymentOutcome } from '../../../src/server';
-import { type CompanionRig, companionCall, startCompanion } from '../../helpers/companion';
-
-// biome-ignore lint/suspicious/noExplicitAny: sandbox controls answer plain JSON
-type Json = any;
+import {
+  type CompanionRig,
+  companionPerTest,
+  control,
+  recorder,
+  webhooksSettled,
+} from '../../helpers/companion';
 
 const KEY = `sk_test_webhooks_${crypto.randomUUID().replaceAll('-', '')}`;
 const STATUS = '/api/payment/pay/status/';
 
-let rig: CompanionRig | undefined;
 const seen: string[] = [];
-
-afterEach(async () => {
-  if (rig) {
-    await rig.close();
-    expect(seen.filter((text) => text.includes(KEY))).toEqual([]);
-    expect(rig.logLines.filter((line) => line.includes(KEY))).toEqual([]);
-  }
-  rig = undefined;
-  seen.length = 0;
-});
-
-async function start(
-  overrides: Parameters<typeof startCompanion>[0] = {},
-  sandboxOptions: Parameters<typeof startCompanion>[1] = {},
-): Promise<CompanionRig> {
-  rig = await startCompanion(overrides, { secretKey: KEY, ...sandboxOptions });
-  return rig;
-}
-
-async function call(on: CompanionRig, method: string, path: string, options = {}) {
-  const answer = await companionCall(on, method, path, options);
-  seen.push(answer.text, JSON.stringify([...answer.headers]));
-  return answer;
-}
-
-async function control(
-  on: CompanionRig,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Json> {
-  const response = await on.sandbox.request(method, path, body);
-  const text = await response.text();
-  expect(response.status, text).toBeLessThan(300);
-  return text ? JSON.parse(text) : undefined;
-}
-
-async function webhooksSettled(on: CompanionRig): Promise<void> {
-  await expect
-    .poll(
-      async () =>
-        (await control(on, 'GET', '/__sandbox/webhooks')).webhooks.every(
-          (delivery: { state: string }) => delivery.state !== 'pending',
-        ),
-      { timeout: 5000, interval: 20 },
-    )
-    .toBe(true);
-  await on.handler.idle();
-}
+const start = companionPerTest(KEY, seen);
+const { call } = recorder(seen);
 
 async function begin(on: CompanionRig, order: string) {
   const session = await call(on, 'POST', '/session', { body: { order } });
@@ -301,7 +256,7 @@ describe('signed webhooks (webhookSecrets)', () => {
     const signed = await signWebhook({ id: 'evt_e', timestamp: now, body, secret });
     const changed = await call(on, 'POST', '/webhooks', {
       rawBody: body.replace('25000.5', '1'),
-      headers: signed,
+      headers: { ...signed },
     });
     expect(changed.status).toBe(401);
     await on.handler.idle();

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createProviderClient } from '../../../src/provider/client';
 import { type CompanionRig, startCompanion } from '../../helpers/companion';
-import { TRANSFER_INITIATION } from '../../helpers/sandbox';
+import { fundTransferInput, TRANSFER_INITIATION } from '../../helpers/sandbox';
 
 let rig: CompanionRig;
 
@@ -41,14 +41,7 @@ it('a reversal of a payout that 1,000 transactions have since buried is still re
     secretKey: rig.sandbox.secretKey,
   });
   await takePayments(100);
-  const outcome = await client.sendFundTransfer({
-    tenantReference: `refund-${crypto.randomUUID()}`,
-    amount: { amountMinor: 150_000, currency: 'NGN' },
-    narration: 'Refund for order 1042',
-    beneficiary: { accountName: 'Ada Obi', accountNumber: '0123456789' },
-    paymentMethodType: 'BankCode',
-    paymentMethodValue: '058',
-  });
+  const outcome = await client.sendFundTransfer(fundTransferInput());
   if (outcome.status !== 'accepted') throw new Error(outcome.status);
   await rig.sandbox.request('POST', '/__sandbox/clock', { advanceSeconds: 2 });
   await expect.poll(() => rig.payoutOutcomes.map((entry) => entry.status)).toEqual(['Completed']);

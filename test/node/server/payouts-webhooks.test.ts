@@ -11,7 +11,8 @@ import {
   type ProviderClient,
 } from '../../../src/provider/client';
 import type { PayoutOutcome } from '../../../src/server';
-import { type CompanionRig, startCompanion } from '../../helpers/companion';
+import { type CompanionRig, control, startCompanion } from '../../helpers/companion';
+import { fundTransferInput } from '../../helpers/sandbox';
 
 const NGN_START = 1_000_000_000;
 const EDGES = new Set(['Pending→Completed', 'Pending→Failed', 'Completed→Reversed']);
@@ -32,41 +33,20 @@ afterEach(async () => {
   await rig.close();
 });
 
-function transfer(overrides: Partial<FundTransferInput> = {}): FundTransferInput {
-  return {
-    tenantReference: `refund-${crypto.randomUUID()}`,
-    amount: { amountMinor: 150_000, currency: 'NGN' },
-    narration: 'Refund for order 1042',
-    beneficiary: { accountName: 'Ada Obi', accountNumber: '0123456789' },
-    paymentMethodType: 'BankCode',
-    paymentMethodValue: '058',
-    ...overrides,
-  };
-}
-
 /** Sends a transfer and returns its provider reference and tenantReference. */
 async function send(overrides: Partial<FundTransferInput> = {}) {
-  const input = transfer(overrides);
+  const input = fundTransferInput(overrides);
   const outcome = await client.sendFundTransfer(input);
   if (outcome.status !== 'accepted') throw new Error(`transfer not accepted: ${outcome.status}`);
   return { reference: outcome.reference, tenantReference: input.tenantReference };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the control's JSON as it came
-async function control(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await rig.sandbox.request(method, path, body);
-  const json = await response.json();
-  if (!response.ok)
-    throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 async function advance(seconds: number): Promise<void> {
-  await control('POST', '/__sandbox/clock', { advanceSeconds: seconds });
+  await control(rig, 'POST', '/__sandbox/clock', { advanceSeconds: seconds });
 }
 
 async function webhookFaults(steps: unknown[]): Promise<void> {
-  await control('POST', '/__sandbox/config', { faults: [{ endpoint: 'webhook', steps }] });
+  await control(rig, 'POST', '/__sandbox/config', { faults: [{ endpoint: 'webhook', steps }] });
 }
 
 /**
@@ -77,7 +57,7 @@ async function quiet(count: number): Promise<void> {
   await expect
     .poll(
       async () => {
-        const { webhooks } = await control('GET', '/__sandbox/webhooks');
+        const { webhooks } = await control(rig, 'GET', '/__sandbox/webhooks');
         const delivered = webhooks.filter((hook: { state: string }) => hook.state === 'delivered');
         const waiting = webhooks.filter((hook: { state: string }) => hook.state === 'pending');
         return delivered.length >= count && waiting.length === 0;
@@ -106,7 +86,7 @@ function expectLegalHistory(reference: string, statuses: PayoutStatus[]): void {
 }
 
 async function balance(): Promise<number> {
-  return (await control('GET', '/__sandbox/wallets')).wallets.NGN.balanceMinor;
+  return (await control(rig, 'GET', '/__sandbox/wallets')).wallets.NGN.balanceMinor;
 }
 
 describe('one outcome per state', () => {
@@ -147,7 +127,7 @@ describe('one outcome per state', () => {
     const payout = await send();
     await advance(2);
     await expect.poll(() => outcomesOf(payout.reference).length).toBe(1);
-    await control('POST', `/__sandbox/payouts/${payout.reference}/reverse`);
+    await control(rig, 'POST', `/__sandbox/payouts/${payout.reference}/reverse`);
     await expect.poll(() => outcomesOf(payout.reference).length).toBe(2);
     await quiet(2);
     expectLegalHistory(payout.reference, ['Completed', 'Reversed']);
@@ -157,7 +137,7 @@ describe('one outcome per state', () => {
   it('a reversal right after settlement, webhooks racing, still gives Completed then Reversed', async () => {
     const payout = await send();
     await advance(2);
-    await control('POST', `/__sandbox/payouts/${payout.reference}/reverse`);
+    await control(rig, 'POST', `/__sandbox/payouts/${payout.reference}/reverse`);
     await quiet(2);
     expectLegalHistory(payout.reference, ['Completed', 'Reversed']);
   });
@@ -185,10 +165,10 @@ describe('webhooks delivered twice or out of order', () => {
     const payout = await send();
     await advance(2);
     await quiet(2);
-    await control('POST', `/__sandbox/payouts/${payout.reference}/reverse`);
+    await control(rig, 'POST', `/__sandbox/payouts/${payout.reference}/reverse`);
     await quiet(4);
     // The fault struck: every event went out twice.
-    const { webhooks } = await control('GET', '/__sandbox/webhooks');
+    const { webhooks } = await control(rig, 'GET', '/__sandbox/webhooks');
     expect(webhooks).toHaveLength(4);
     expectLegalHistory(payout.reference, ['Completed', 'Reversed']);
     expect(rig.payoutOutcomes).toHaveLength(2);
@@ -211,11 +191,11 @@ describe('webhooks delivered twice or out of order', () => {
     await advance(2);
     // The success webhook is held: nothing has reached the merchant yet.
     await rig.handler.idle();
-    const { webhooks: held } = await control('GET', '/__sandbox/webhooks');
+    const { webhooks: held } = await control(rig, 'GET', '/__sandbox/webhooks');
     expect(held.map((hook: { state: string }) => hook.state)).toEqual(['pending']);
     expect(rig.payoutOutcomes).toEqual([]);
 
-    await control('POST', `/__sandbox/payouts/${payout.reference}/reverse`);
+    await control(rig, 'POST', `/__sandbox/payouts/${payout.reference}/reverse`);
     await quiet(2);
     expectLegalHistory(payout.reference, ['Completed', 'Reversed']);
     expect(rig.payoutOutcomes).toHaveLength(2);
