@@ -4,7 +4,8 @@ import { defineConfig, type UserConfig } from 'vite';
 /**
  * Three builds, by mode:
  * - default: dist/paydrop.js, the script-tag bundle (IIFE, defines window.Paydrop), minified;
- * - chunks: dist/paydrop-fr.js and the script tag's other lazily loaded parts;
+ * - chunks: the script tag's lazily loaded parts beside it: paydrop-fr.js (French),
+ *   paydrop-card.js (card entry) and paydrop-qr.js (QR codes), each built to take the host's Preact;
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`;
  * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers.
  */
@@ -37,8 +38,15 @@ export default defineConfig(({ mode }): UserConfig => {
         emptyOutDir: false,
         target: 'es2022',
         sourcemap: true,
+        // Library mode keeps whitespace in ES output (for bundlers that shake it again); these
+        // files go to customers as they are, so the output is minified in full.
+        rolldownOptions: { output: { minify: true } },
         lib: {
-          entry: { 'paydrop-fr': 'src/widget/messages/fr.ts' },
+          entry: {
+            'paydrop-fr': 'src/widget/messages/fr.ts',
+            'paydrop-card': 'src/widget/channels/card/index.ts',
+            'paydrop-qr': 'src/widget/qr/index.ts',
+          },
           formats: ['es'],
           fileName: (_format, name) => `${name}.js`,
         },
