@@ -236,6 +236,26 @@ describe('open()', () => {
     );
   });
 
+  it('checks the status at once when the tab comes back, and stops listening once closed', async () => {
+    answers['/session'] = SESSION;
+    answers['/initiate'] = INITIATION;
+    const handle = openCheckout();
+    const dialog = await shadowDialog();
+    await waitFor(() => expect(within(dialog).getByText('0123 456 789')).toBeTruthy());
+    const statusCalls = () => fetchCalls.filter((url) => url.endsWith('/status')).length;
+    const before = statusCalls();
+
+    // A laptop wakes up: the countdown may be stale, so the widget asks the server right away.
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('visible');
+    document.dispatchEvent(new Event('visibilitychange'));
+    await waitFor(() => expect(statusCalls()).toBe(before + 1));
+
+    handle.close();
+    document.dispatchEvent(new Event('visibilitychange'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(statusCalls()).toBe(before + 1);
+  });
+
   it('closed during a transfer, resolves pending and calls onPending', async () => {
     answers['/session'] = SESSION;
     answers['/initiate'] = INITIATION;
