@@ -9,5 +9,5 @@ export type {
 } from './flow/checkout-model';
 export { bindDeclarative } from './widget/declarative';
 export type { MessageKey, Messages } from './widget/messages';
-export { type CheckoutHandle, open } from './widget/open';
+export { type CheckoutHandle, open, resume } from './widget/open';
 export type { CheckoutEvent, CheckoutTheme, OpenOptions } from './widget/options';

@@ -7,6 +7,7 @@ import { batch, computed, type ReadonlySignal, signal } from '@preact/signals-co
 import type { Channel, Money } from '../protocol';
 import type { Clock } from './clock';
 import {
+  type CardDetails,
   type ChannelChoice,
   CompanionFailure,
   type CompanionFailureCode,
@@ -34,7 +35,12 @@ export interface PaymentSummary {
 }
 
 /** Stable codes a merchant can branch on. */
-export type CheckoutErrorCode = 'payment_failed' | 'expired' | 'no_channels' | CompanionFailureCode;
+export type CheckoutErrorCode =
+  | 'payment_failed'
+  | 'expired'
+  | 'challenge_timeout'
+  | 'no_channels'
+  | CompanionFailureCode;
 
 export interface CheckoutError {
   readonly code: CheckoutErrorCode;
@@ -43,13 +49,30 @@ export interface CheckoutError {
 
 export type TransferPhase = 'awaiting' | 'confirming';
 
+/**
+ * PayByAccount: `ready` has the bank link but no bank window (the customer continues with a
+ * click); `opened` while the bank's window is up; `closed` when it closed with nothing decided;
+ * `processing` once the bank sent the customer back and the payment is being confirmed.
+ */
+export type BankPhase = 'ready' | 'opened' | 'closed' | 'processing';
+
 export type CheckoutStep =
   | { readonly kind: 'loading' }
   | { readonly kind: 'choosing'; readonly channels: readonly ChannelChoice[] }
   | { readonly kind: 'starting'; readonly channel: Channel }
   | { readonly kind: 'transfer'; readonly payment: PaymentView; readonly phase: TransferPhase }
+  | { readonly kind: 'bank'; readonly payment: PaymentView; readonly phase: BankPhase }
+  /** Card entry; `refused` when the companion refused the card's details. */
+  | { readonly kind: 'card'; readonly busy: boolean; readonly refused: boolean }
+  | { readonly kind: 'challenge'; readonly payment: PaymentView; readonly url: string }
+  /** Paid, waiting for the provider's final word (a card finalized as PENDING). */
+  | { readonly kind: 'processing'; readonly payment: PaymentView }
   | { readonly kind: 'succeeded'; readonly payment: PaymentView }
-  | { readonly kind: 'failed'; readonly payment: PaymentView }
+  | {
+      readonly kind: 'failed';
+      readonly payment: PaymentView;
+      readonly code: 'payment_failed' | 'challenge_timeout';
+    }
   | { readonly kind: 'expired'; readonly payment: PaymentView }
   | {
       readonly kind: 'error';
@@ -61,6 +84,12 @@ export type CheckoutStep =
 
 /** Milestones of the countdown worth announcing to a screen reader, in minutes left. */
 const MILESTONES = [10, 5, 1] as const;
+
+/** A card challenge nobody finishes is given up after this long. */
+export const CHALLENGE_TIMEOUT_MS = 10 * 60_000;
+
+/** Steps where a payment is under way and its outcome is awaited. */
+const LIVE: readonly string[] = ['transfer', 'bank', 'challenge', 'processing'];
 
 /** Status checks: every 2 s for the first minute, then every 10 s (DESIGN.md). */
 export function pollDelayMs(sinceStartMs: number): number {
@@ -76,6 +105,16 @@ export interface CheckoutModelOptions {
   readonly supportedChannels: readonly Channel[];
   /** Every step change, for the merchant's onEvent. */
   readonly onStep?: ((step: CheckoutStep) => void) | undefined;
+  /** The merchant page a full-page bank redirect comes back to. */
+  readonly returnTo?: string | undefined;
+  /** A bank payment this page was sent back to after a full-page redirect: pick it up. */
+  readonly resumed?: { readonly token: string; readonly payment: PaymentView } | undefined;
+}
+
+type LiveStep = Extract<CheckoutStep, { kind: 'transfer' | 'bank' | 'challenge' | 'processing' }>;
+
+function isLive(step: CheckoutStep): step is LiveStep {
+  return LIVE.includes(step.kind);
 }
 
 function summary(payment: PaymentView): PaymentSummary {
@@ -165,7 +204,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
 
   function settle(status: PaymentStatus): void {
     const current = step.value;
-    if (disposed || current.kind !== 'transfer' || status === 'PENDING') return;
+    if (disposed || !isLive(current) || status === 'PENDING') return;
     stopWatching();
     const payment = { ...current.payment, status };
     batch(() => {
@@ -187,7 +226,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
           error: { code: 'payment_failed', message: 'The payment did not go through.' },
           payment: summary(payment),
         };
-        go({ kind: 'failed', payment });
+        go({ kind: 'failed', payment, code: 'payment_failed' });
       }
     });
   }
@@ -206,7 +245,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   }
 
   function schedulePoll(): void {
-    if (disposed || step.value.kind !== 'transfer') return;
+    if (disposed || !isLive(step.value)) return;
     const mine = generation;
     const delay = pollDelayMs(clock.monotonic() - pollStartedAt);
     pollTimer = clock.setTimeout(async () => {
@@ -247,47 +286,134 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     milestone.value = 0;
   }
 
-  function showPayment(payment: PaymentView, token: string): void {
-    if (disposed) return;
-    paymentToken = token;
-    generation++;
-    anchorServerTime(payment.serverTime);
-    if (payment.status !== 'PENDING') {
-      go({ kind: 'transfer', payment, phase: 'awaiting' });
-      settle(payment.status);
-      return;
-    }
-    if (payment.channel !== 'PayByTransfer') {
-      go({
-        kind: 'error',
-        code: 'no_channels',
-        message: `${payment.channel} is not available here yet.`,
-        retry: 'session',
-      });
-      return;
-    }
-    milestone.value = null;
-    previousLeft = null;
-    go({ kind: 'transfer', payment, phase: 'awaiting' });
+  /** Push first, polling as the fallback, until the outcome. */
+  function watch(token: string): void {
     stopWatching();
     watching = companion.watch(token, settle);
     pollStartedAt = clock.monotonic();
     schedulePoll();
-    tickTimer = clock.setInterval(onTick, 1000);
+  }
+
+  function showPayment(payment: PaymentView, token: string, bankPhase: BankPhase = 'ready'): void {
+    if (disposed) return;
+    paymentToken = token;
+    generation++;
+    anchorServerTime(payment.serverTime);
+    const first: LiveStep =
+      payment.channel === 'PayByTransfer'
+        ? { kind: 'transfer', payment, phase: 'awaiting' }
+        : payment.channel === 'PayByAccount'
+          ? { kind: 'bank', payment, phase: bankPhase }
+          : { kind: 'processing', payment };
+    if (payment.status !== 'PENDING') {
+      go(first);
+      settle(payment.status);
+      return;
+    }
+    milestone.value = null;
+    previousLeft = null;
+    go(first);
+    watch(token);
+    if (first.kind === 'transfer') tickTimer = clock.setInterval(onTick, 1000);
+    else if (bankPhase === 'processing') void checkStatus();
   }
 
   async function initiate(channel: Channel): Promise<void> {
     const current = session.value;
     if (!current) return;
+    if (channel === 'Card') {
+      // A card payment starts when the customer submits the card.
+      stopWatching();
+      go({ kind: 'card', busy: false, refused: false });
+      return;
+    }
     go({ kind: 'starting', channel });
     try {
       const { token, payment } = await companion.initiate(current.token, {
         channel,
         customer: options.customer,
+        ...(channel === 'PayByAccount' && options.returnTo ? { returnTo: options.returnTo } : {}),
       });
       showPayment(payment, token);
     } catch (error) {
       if (!disposed) failWith(error, 'initiate');
+    }
+  }
+
+  let challengeTimer: unknown = null;
+
+  function stopChallengeTimer(): void {
+    if (challengeTimer !== null) clock.clearTimeout(challengeTimer);
+    challengeTimer = null;
+  }
+
+  /** Charges the card once authentication is over; the companion's answer is the outcome. */
+  async function finalize(payment: PaymentView, token: string): Promise<void> {
+    const mine = generation;
+    go({ kind: 'processing', payment });
+    try {
+      const { status } = await companion.finalize(token);
+      if (mine !== generation || disposed) return;
+      if (status === 'PENDING') watch(token);
+      else settle(status);
+    } catch (error) {
+      if (!disposed && mine === generation) failWith(error, 'initiate');
+    }
+  }
+
+  async function payByCard(card: CardDetails): Promise<void> {
+    const current = session.value;
+    const entry = step.value;
+    if (!current || entry.kind !== 'card' || entry.busy) return;
+    go({ kind: 'card', busy: true, refused: false });
+    let started: { token: string; payment: PaymentView };
+    try {
+      started = await companion.initiate(current.token, {
+        channel: 'Card',
+        card,
+        customer: options.customer,
+      });
+    } catch (error) {
+      if (disposed) return;
+      if (error instanceof CompanionFailure && error.code === 'invalid') {
+        go({ kind: 'card', busy: false, refused: true });
+      } else failWith(error, 'initiate');
+      return;
+    }
+    const { token, payment } = started;
+    paymentToken = token;
+    generation++;
+    const mine = generation;
+    anchorServerTime(payment.serverTime);
+    if (payment.status !== 'PENDING') {
+      go({ kind: 'processing', payment });
+      settle(payment.status);
+      return;
+    }
+    try {
+      const { challengeUrl } = await companion.authenticate(token);
+      if (disposed || mine !== generation) return;
+      if (!challengeUrl) {
+        await finalize(payment, token);
+        return;
+      }
+      go({ kind: 'challenge', payment, url: challengeUrl });
+      challengeTimer = clock.setTimeout(() => {
+        challengeTimer = null;
+        const now = step.value;
+        if (now.kind !== 'challenge' || mine !== generation) return;
+        generation++;
+        batch(() => {
+          outcome.value = {
+            status: 'failed',
+            error: { code: 'challenge_timeout', message: 'The card verification timed out.' },
+            payment: summary(now.payment),
+          };
+          go({ kind: 'failed', payment: now.payment, code: 'challenge_timeout' });
+        });
+      }, CHALLENGE_TIMEOUT_MS);
+    } catch (error) {
+      if (!disposed && mine === generation) failWith(error, 'initiate');
     }
   }
 
@@ -307,8 +433,15 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
         description: answer.description,
         channels,
       };
+      if (options.resumed) {
+        // Back from the bank after a full-page redirect: confirm where that payment stands.
+        lastChannel = 'PayByAccount';
+        showPayment(options.resumed.payment, options.resumed.token, 'processing');
+        return;
+      }
       if (answer.payment) {
         // The same order again: the payment already under way (or already paid) comes back.
+        lastChannel = answer.payment.channel;
         showPayment(answer.payment, answer.token);
         return;
       }
@@ -339,11 +472,14 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     milestone: milestone as ReadonlySignal<number | null>,
     /** True while closing would leave a payment half-done. */
     paymentUnderWay: computed(() => {
-      const kind = step.value.kind;
-      return kind === 'transfer' || kind === 'starting';
+      const current = step.value;
+      return isLive(current) || current.kind === 'starting' || (current.kind === 'card' && current.busy);
     }),
 
     start,
+
+    /** The token of the payment under way, for picking it up after a full-page redirect. */
+    paymentToken: () => paymentToken,
 
     choose(channel: Channel): void {
       if (step.value.kind !== 'choosing') return;
@@ -357,6 +493,60 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       if (current.kind !== 'transfer' || current.phase !== 'awaiting') return;
       go({ ...current, phase: 'confirming' });
       void checkStatus();
+    },
+
+    payByCard(card: CardDetails): void {
+      void payByCard(card);
+    },
+
+    /**
+     * The challenge page reported its end. Passed or failed, the companion finalizes and the
+     * provider's answer decides: a forged "passed" message cannot charge anything.
+     */
+    challengeCompleted(): void {
+      const current = step.value;
+      if (current.kind !== 'challenge' || !paymentToken) return;
+      stopChallengeTimer();
+      void finalize(current.payment, paymentToken);
+    },
+
+    /** The bank's window is showing the bank. */
+    bankOpened(): void {
+      const current = step.value;
+      if (current.kind === 'bank' && current.phase !== 'processing') {
+        go({ ...current, phase: 'opened' });
+      }
+    },
+
+    /** The bank sent the customer back (the return page said so): confirm the payment now. */
+    bankReturned(reference: string): void {
+      const current = step.value;
+      if (current.kind !== 'bank' || current.payment.reference !== reference) return;
+      if (current.phase !== 'processing') go({ ...current, phase: 'processing' });
+      void checkStatus();
+    },
+
+    /** The bank's window closed: the payment may be done, or abandoned. Ask. */
+    async bankWindowClosed(): Promise<void> {
+      if (step.value.kind !== 'bank') return;
+      await checkStatus();
+      const after = step.value;
+      if (after.kind === 'bank' && after.phase === 'opened') go({ ...after, phase: 'closed' });
+    },
+
+    /** Back to the list of payment methods, from a payment not yet made. */
+    changeMethod(): void {
+      const current = step.value;
+      const channels = session.value?.channels ?? [];
+      if (channels.length < 2) return;
+      if (
+        (current.kind === 'bank' && current.phase !== 'processing') ||
+        (current.kind === 'card' && !current.busy)
+      ) {
+        stopWatching();
+        generation++;
+        go({ kind: 'choosing', channels });
+      }
     },
 
     /** After expiry: a fresh account for the same order. */
@@ -382,9 +572,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     resultIfClosed(): CheckoutResult {
       if (outcome.value) return outcome.value;
       const current = step.value;
-      if (current.kind === 'transfer') {
-        return { status: 'pending', payment: summary(current.payment) };
-      }
+      if (isLive(current)) return { status: 'pending', payment: summary(current.payment) };
       if (current.kind === 'error') {
         return {
           status: 'failed',
@@ -398,6 +586,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     /** Stops every timer and subscription; the model does nothing afterwards. */
     dispose(): void {
       stopWatching();
+      stopChallengeTimer();
       disposed = true;
       generation++;
     },

@@ -41,6 +41,23 @@ export interface SessionView {
   readonly payment: PaymentView | null;
 }
 
+/** The card as the companion takes it; it goes to the companion and nowhere else. */
+export interface CardDetails {
+  readonly number: string;
+  readonly expiryMonth: number;
+  readonly expiryYear: number;
+  readonly cvv: string;
+  readonly holderName: string;
+}
+
+export interface InitiateRequest {
+  readonly channel: Channel;
+  readonly customer?: CustomerDetails | undefined;
+  readonly card?: CardDetails | undefined;
+  /** PayByAccount: the merchant page a full-page bank redirect comes back to. */
+  readonly returnTo?: string | undefined;
+}
+
 export interface CustomerDetails {
   readonly firstName?: string;
   readonly lastName?: string;
@@ -51,10 +68,11 @@ export interface CustomerDetails {
 /** The companion, as the model sees it. Every method rejects with a CompanionFailure. */
 export interface CompanionPort {
   startSession(target: { order: string } | { link: string }): Promise<SessionView>;
-  initiate(
-    token: string,
-    request: { channel: Channel; customer?: CustomerDetails | undefined },
-  ): Promise<{ token: string; payment: PaymentView }>;
+  initiate(token: string, request: InitiateRequest): Promise<{ token: string; payment: PaymentView }>;
+  /** Card: the authentication check; the URL of the challenge page when one is needed. */
+  authenticate(token: string): Promise<{ challengeUrl: string | null }>;
+  /** Card: charges the card once authentication is over. */
+  finalize(token: string): Promise<{ status: PaymentStatus }>;
   status(token: string): Promise<{ status: PaymentStatus; serverTime: number | null }>;
   /** Pushes status changes until the returned function is called. */
   watch(token: string, onStatus: (status: PaymentStatus) => void): () => void;
@@ -71,6 +89,7 @@ export type CompanionFailureCode =
   | 'unavailable'
   | 'timeout'
   | 'conflict'
+  | 'already_paid'
   | 'internal';
 
 export class CompanionFailure extends Error {
@@ -121,6 +140,27 @@ function instant(value: unknown): number {
   return Number.isFinite(ms) ? ms : refuse();
 }
 
+/**
+ * A URL from the provider is opened only if https:, or http: on this machine (the sandbox);
+ * `javascript:`, `data:` and the rest are refused before anything can open them.
+ */
+export function isSafeUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      url.protocol === 'https:' ||
+      (url.protocol === 'http:' && /^(localhost|127\.0\.0\.1|\[::1\])$/.test(url.hostname))
+    );
+  } catch {
+    return false;
+  }
+}
+
+function safeUrl(value: unknown): string {
+  const url = text(value, 2048);
+  return isSafeUrl(url) ? url : refuse();
+}
+
 function money(value: unknown): Money {
   const given = record(value);
   const amountMinor = given.amountMinor;
@@ -144,7 +184,7 @@ function payment(value: unknown): PaymentView {
       note: text(account.note, 500),
       expiresAt: instant(account.expiresAt),
     },
-    bankAuthUrl: given.bankAuthUrl === null ? null : text(given.bankAuthUrl, 2048),
+    bankAuthUrl: given.bankAuthUrl === null ? null : safeUrl(given.bankAuthUrl),
     serverTime: instant(given.serverTime),
   };
 }
@@ -177,6 +217,18 @@ export function parseInitiation(body: unknown): { token: string; payment: Paymen
   return { token: text(given.token, 4096), payment: payment(given.payment) };
 }
 
+/** The challenge page must be the companion's own: its origin is the only one trusted to report. */
+export function parseAuthentication(body: unknown, companionOrigin: string): { challengeUrl: string | null } {
+  const given = record(body);
+  if (given.authenticationRequired !== true) return { challengeUrl: null };
+  const url = safeUrl(given.challengeUrl);
+  return new URL(url).origin === companionOrigin ? { challengeUrl: url } : refuse();
+}
+
+export function parseFinalization(body: unknown): { status: PaymentStatus } {
+  return { status: oneOf(record(body).status, STATUSES) };
+}
+
 export function parseStatus(body: unknown): { status: PaymentStatus; serverTime: number | null } {
   const given = record(body);
   return {
@@ -193,6 +245,7 @@ const KNOWN_CODES: readonly CompanionFailureCode[] = [
   'unavailable',
   'timeout',
   'conflict',
+  'already_paid',
 ];
 
 /** A refusal from the companion, by its stable code; unknown codes become `internal`. */

@@ -193,7 +193,11 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     return token;
   }
 
-  async function claimsOf(request: Request, url: URL): Promise<CheckoutClaims> {
+  async function claimsOf(
+    request: Request,
+    url: URL,
+    scope?: CheckoutClaims['scope'],
+  ): Promise<CheckoutClaims> {
     const check = signer.verify(tokenOf(request, url), Math.floor(Date.now() / 1000));
     if (!check.ok) {
       throw new CheckoutError(
@@ -203,6 +207,10 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
           : 'The checkout token is not valid.',
       );
     }
+    // A frame ticket opens the challenge markup and nothing else; a checkout token, not that.
+    if (check.claims.scope !== scope) {
+      throw new CheckoutError('unauthorized', 'The checkout token is not valid here.');
+    }
     return check.claims;
   }
 
@@ -210,8 +218,9 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   async function paymentClaims(
     request: Request,
     url: URL,
+    scope?: CheckoutClaims['scope'],
   ): Promise<CheckoutClaims & { reference: string }> {
-    const claims = await claimsOf(request, url);
+    const claims = await claimsOf(request, url, scope);
     if (!claims.reference) throw new CheckoutError('not_initiated', 'Start the payment first.');
     return claims as CheckoutClaims & { reference: string };
   }
@@ -271,7 +280,13 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         const claims = await paymentClaims(request, url);
         if (!(await payments.challengeHtml(claims.reference)))
           return missingPage('No verification is waiting.');
-        const frameUrl = `${publicUrl}/challenge/frame?token=${encodeURIComponent(tokenOf(request, url))}`;
+        // The issuer's markup can read its frame's URL: it gets a ticket for itself, not the token.
+        const ticket = signer.sign({
+          ...claims,
+          scope: 'frame',
+          exp: Math.min(claims.exp, Math.floor(Date.now() / 1000) + 15 * 60),
+        });
+        const frameUrl = `${publicUrl}/challenge/frame?token=${encodeURIComponent(ticket)}`;
         return challengePage(
           assetsUrl,
           frameUrl,
@@ -280,9 +295,11 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         );
       }
       case 'GET /challenge/frame': {
-        const claims = await paymentClaims(request, url);
+        const claims = await paymentClaims(request, url, 'frame');
         const markup = await payments.challengeHtml(claims.reference);
-        return markup ? challengeFrame(markup) : missingPage('No verification is waiting.');
+        return markup
+          ? challengeFrame(markup, claims.origin ?? new URL(publicUrl).origin)
+          : missingPage('No verification is waiting.');
       }
       case 'POST /webhooks':
         return receiveWebhook(request);

@@ -2,7 +2,13 @@
  * The companion's options, checked once at start-up: a missing key or provider URL is a clear
  * error when the merchant's server boots, not a 500 when a customer pays.
  */
-import { type Channel, isKnownCurrency, type Money, type PayoutStatus } from '../protocol';
+import {
+  CHANNELS,
+  type Channel,
+  isKnownCurrency,
+  type Money,
+  type PayoutStatus,
+} from '../protocol';
 import { checkBaseUrl, checkSecretKey } from '../provider/transport';
 import type { CheckoutStore } from './store';
 
@@ -12,6 +18,16 @@ export interface ResolvedOrder {
   readonly amountMinor: number;
   readonly currency: string;
   readonly description: string;
+  /**
+   * The channels this order may be paid by, e.g. ['PayByTransfer']; the provider's offer is
+   * narrowed to them. Default: every channel the provider offers for the amount.
+   */
+  readonly channels?: readonly Channel[] | undefined;
+  /**
+   * True when the order, or a one-time payment link, is paid already: the customer is told so at
+   * once, before choosing how to pay. Default false.
+   */
+  readonly paid?: boolean | undefined;
 }
 
 /** A payment's final outcome, reported once per reference. */
@@ -136,15 +152,21 @@ export function checkResolvedOrder(value: unknown, what: string): ResolvedOrder 
     order.amountMinor <= 0 ||
     typeof order.currency !== 'string' ||
     !isKnownCurrency(order.currency) ||
-    typeof order.description !== 'string'
+    typeof order.description !== 'string' ||
+    (order.channels !== undefined &&
+      (!Array.isArray(order.channels) ||
+        !order.channels.every((name) => (CHANNELS as readonly string[]).includes(name)))) ||
+    (order.paid !== undefined && typeof order.paid !== 'boolean')
   ) {
     throw new TypeError(
-      `${what} must return { amountMinor: a whole number above 0, currency: a supported ISO code, description: string } or null.`,
+      `${what} must return { amountMinor: a whole number above 0, currency: a supported ISO code, description: string, channels?: some of ${CHANNELS.join(', ')}, paid?: boolean } or null.`,
     );
   }
   return {
     amountMinor: order.amountMinor,
     currency: order.currency,
     description: order.description.slice(0, 200),
+    ...(order.channels ? { channels: [...order.channels] } : {}),
+    ...(order.paid ? { paid: true } : {}),
   };
 }

@@ -55,7 +55,8 @@ export function challengePage(
 <iframe id="paydrop-issuer" title="Verification by your card issuer" sandbox="allow-scripts allow-forms"
  src="${escapeHtml(frameUrl)}" data-reference="${escapeHtml(reference)}" data-parent-origin="${escapeHtml(parentOrigin)}"></iframe>
 <script src="${escapeHtml(assetsUrl)}/challenge.js"></script></body>`,
-    `${STRICT}; frame-src 'self'; frame-ancestors 'self' ${parentOrigin}`,
+    // The issuer's form posts to the issuer, inside the frame: https (and the sandbox on loopback).
+    `${STRICT}; frame-src 'self' https: http://localhost:* http://127.0.0.1:*; frame-ancestors 'self' ${parentOrigin}`,
   );
 }
 
@@ -64,12 +65,13 @@ export function challengePage(
  * origin even if someone opens it directly: it can run its own scripts and post its form, but
  * never reach the companion's origin, its cookies or the page around it.
  */
-export function challengeFrame(markup: string): Response {
+export function challengeFrame(markup: string, parentOrigin: string): Response {
   return new Response(markup, {
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'content-security-policy': "sandbox allow-scripts allow-forms; frame-ancestors 'self'",
+      // frame-ancestors is checked against every ancestor, the shop's page included.
+      'content-security-policy': `sandbox allow-scripts allow-forms; frame-ancestors 'self' ${parentOrigin}`,
       'referrer-policy': 'no-referrer',
       'x-content-type-options': 'nosniff',
     },
@@ -110,8 +112,8 @@ const CHALLENGE_JS = `(() => {
 `;
 
 /**
- * Tells the widget on the same origin (BroadcastChannel, with a storage event as the fallback;
- * never window.opener), then closes; if the window cannot close, goes back to the shop.
+ * Tells the widget on the same origin (BroadcastChannel; never window.opener), then closes; if the
+ * window cannot close (a full-page redirect), goes back to the shop's page, marked for resuming.
  */
 const RETURN_JS = `(() => {
   const main = document.getElementById('paydrop-return');
@@ -119,7 +121,6 @@ const RETURN_JS = `(() => {
   const returnTo = main.dataset.returnTo;
   const message = { type: 'paydrop:bank-return', reference, at: Date.now() };
   try { const channel = new BroadcastChannel('paydrop'); channel.postMessage(message); channel.close(); } catch {}
-  try { localStorage.setItem('paydrop:bank-return', JSON.stringify(message)); } catch {}
   setTimeout(() => {
     window.close();
     setTimeout(() => {

@@ -10,6 +10,7 @@ import {
   type Money,
   type PaymentStatus,
   type PaymentStatusReport,
+  ProviderConflictError,
   ProviderError,
 } from '../protocol';
 import type { ProviderClient } from '../provider/client';
@@ -138,12 +139,19 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     };
   }
 
-  /** A payment that can be picked up again: not failed, and for a transfer not expired. */
+  /**
+   * A payment that can be picked up again: not failed; for a transfer not expired; for a card
+   * only once finalized (a card whose challenge was left unfinished is never charged, so the
+   * customer starts again with their card rather than waiting on it for ever).
+   */
   async function resumable(reference: string): Promise<PaymentView | undefined> {
     const payment = await record(reference);
     if (!payment) return undefined;
     const outcome = await outcomeOf(reference);
     if (outcome === 'FAILED') return undefined;
+    if (payment.channel === 'Card' && !outcome && !(await store.get(`finalized:${reference}`))) {
+      return undefined;
+    }
     const expiresAt = payment.virtualAccount
       ? Date.parse(payment.virtualAccount.expiresAt)
       : undefined;
@@ -320,7 +328,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     } catch (error) {
       throw new CheckoutError(
         'internal',
-        'The merchant’s order lookup returned something that is not an amount.',
+        `The merchant’s ${kind} lookup returned something unusable: ${(error as Error).message}`,
         { cause: error },
       );
     }
@@ -336,8 +344,25 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const kind = input.order !== undefined ? 'order' : 'link';
       const id = (input.order ?? input.link) as string;
       const resolved = await resolve(kind, id, request);
+      // Paid already, as the merchant says, or as the provider said of this one-time link.
+      if (resolved.paid || (kind === 'link' && (await store.get(`link-paid:${id}`)))) {
+        throw new CheckoutError(
+          'already_paid',
+          kind === 'order'
+            ? 'This order has already been paid.'
+            : 'This payment link has already been paid.',
+        );
+      }
       const amount: Money = { amountMinor: resolved.amountMinor, currency: resolved.currency };
       const validation = await provider.validateChannels(amount);
+      // What the provider offers for the amount, narrowed to what the merchant allows this order.
+      const offered = validation.isValid
+        ? validation.channels.filter(
+            (channel) =>
+              isChannel(channel.name) &&
+              (!resolved.channels || resolved.channels.includes(channel.name)),
+          )
+        : [];
       const claims: Omit<CheckoutClaims, 'exp'> = {
         sid: crypto.randomUUID(),
         orderId: kind === 'order' ? id : null,
@@ -345,9 +370,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         amountMinor: amount.amountMinor,
         currency: amount.currency,
         description: resolved.description,
-        channels: validation.isValid
-          ? validation.channels.map((channel) => channel.name).filter(isChannel)
-          : [],
+        channels: offered.map((channel) => channel.name as Channel),
         origin,
       };
       let payment: PaymentView | undefined;
@@ -363,12 +386,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         checkout: {
           amount,
           description: resolved.description,
-          channels: validation.isValid
-            ? validation.channels.map((channel) => ({
-                name: channel.name,
-                description: channel.description,
-              }))
-            : [],
+          channels: offered.map((channel) => ({
+            name: channel.name,
+            description: channel.description,
+          })),
         },
         payment: payment ?? null,
       };
@@ -433,6 +454,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             ? { returnUrl: `${publicUrl}/return`, redirect: input.redirect ?? true }
             : {}),
         });
+      } catch (error) {
+        // A one-time link the provider refuses as already paid: say so, kindly, to the customer.
+        if (claims.linkAlias !== null && error instanceof ProviderConflictError) {
+          await store.set(`link-paid:${claims.linkAlias}`, true, 30 * DAY_MS);
+          throw new CheckoutError('already_paid', 'This payment link has already been paid.', {
+            cause: error,
+          });
+        }
+        throw error;
       } finally {
         await store.delete(lock);
       }
@@ -491,6 +521,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
     async finalize(reference: string) {
       const finalization = await provider.finalizePayment(reference);
+      // From here the card may be charged: a reload picks this payment up rather than a new one.
+      await store.set(`finalized:${reference}`, true, 30 * DAY_MS);
       if (finalization.status !== 'PENDING') await confirm(reference, true);
       return { reference, status: (await outcomeOf(reference)) ?? finalization.status };
     },

@@ -22,6 +22,11 @@ export interface CheckoutClaims {
   readonly origin: string | null;
   readonly reference?: string;
   readonly channel?: Channel;
+  /**
+   * 'frame': a ticket that only fetches the issuer's challenge markup. The markup runs in that
+   * frame and can read the frame's own URL, so that URL never carries the checkout token.
+   */
+  readonly scope?: 'frame';
   /** Expiry, epoch seconds. */
   readonly exp: number;
 }

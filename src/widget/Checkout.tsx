@@ -1,15 +1,20 @@
 import { effect } from '@preact/signals-core';
 import { Component, createRef, Fragment, h } from 'preact';
 import type { CheckoutModel, CheckoutResult, CheckoutStep } from '../flow/checkout-model';
+import { BankPanel } from './channels/bank/BankPanel';
+import type { BankWindow } from './channels/bank/bank-window';
 import { TransferPanel } from './channels/transfer';
+import { loadCardChunk } from '#chunks';
 import { fill, type Messages } from './messages';
 import { ChannelPicker } from './ui/ChannelPicker';
+import { Lazy, Waiting } from './ui/Lazy';
 import { amountDue, formatMoney } from './ui/format';
 
 interface CheckoutProps {
   readonly model: CheckoutModel;
   readonly messages: Messages;
   readonly locale: string;
+  readonly bank: BankWindow;
   /** The dialog is done: the customer closed it, or pressed Done. */
   readonly onDone: (result: CheckoutResult) => void;
 }
@@ -26,6 +31,8 @@ function errorText(step: Extract<CheckoutStep, { kind: 'error' }>, messages: Mes
       return messages.errorNotFound;
     case 'no_channels':
       return messages.errorNoChannels;
+    case 'already_paid':
+      return messages.errorAlreadyPaid;
     default:
       return messages.errorGeneric;
   }
@@ -46,6 +53,12 @@ function stepAnnouncement(step: CheckoutStep, messages: Messages, locale: string
       return messages.succeededTitle;
     case 'failed':
       return messages.failedTitle;
+    case 'bank':
+      return step.phase === 'processing' ? messages.processing : messages.bankTitle;
+    case 'challenge':
+      return messages.challengeTitle;
+    case 'processing':
+      return messages.processing;
     case 'expired':
       return messages.expiredTitle;
     case 'error':
@@ -92,7 +105,7 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
     const news = milestone !== this.lastMilestone;
     this.lastMilestone = milestone;
     // Each new step takes focus to its newest heading, so keyboard and screen reader users follow.
-    const key = `${step.kind}:${'phase' in step ? step.phase : ''}:${this.state.leaving}`;
+    const key = `${step.kind}:${'phase' in step ? step.phase : ''}:${'busy' in step && step.busy}:${this.state.leaving}`;
     if (key !== this.focusedFor) {
       this.focusedFor = key;
       const headings = this.body.current?.querySelectorAll<HTMLElement>('[data-step-heading]');
@@ -118,7 +131,7 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
   };
 
   override render() {
-    const { model, messages, locale, onDone } = this.props;
+    const { model, messages, locale, bank, onDone } = this.props;
     const { leaving, flash } = this.state;
     const step = model.step.peek();
     const session = model.session.peek();
@@ -184,6 +197,7 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
               model={model}
               messages={messages}
               locale={locale}
+              bank={bank}
               announce={this.announce}
               onDone={onDone}
             />
@@ -202,22 +216,56 @@ interface StepViewProps {
   readonly model: CheckoutModel;
   readonly messages: Messages;
   readonly locale: string;
+  readonly bank: BankWindow;
   readonly announce: (text: string) => void;
   readonly onDone: (result: CheckoutResult) => void;
 }
 
-function Waiting({ text }: { readonly text: string }) {
-  return (
-    <div class="state">
-      <div class="spinner" aria-hidden="true" />
-      <p tabIndex={-1} data-step-heading>
-        {text}
-      </p>
-    </div>
-  );
+type CardChunk = Awaited<ReturnType<typeof loadCardChunk>>;
+let cardParts: Promise<{
+  Fields: ReturnType<CardChunk['createCardFields']>;
+  Frame: ReturnType<CardChunk['createChallengeFrame']>;
+  chunk: CardChunk;
+  sheet: CSSStyleSheet;
+}> | null = null;
+
+/** The card chunk, made once with this bundle's Preact; its styles join the dialog's. */
+function loadCard() {
+  cardParts ??= loadCardChunk().then((chunk) => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(chunk.cardCss);
+    const preact = { h, Component, Fragment };
+    return {
+      Fields: chunk.createCardFields(preact),
+      Frame: chunk.createChallengeFrame(preact),
+      chunk,
+      sheet,
+    };
+  });
+  // A failed load may be tried again.
+  return cardParts.catch((error) => {
+    cardParts = null;
+    throw error;
+  });
 }
 
-function StepView({ step, model, messages, locale, announce, onDone }: StepViewProps) {
+/** The dialog's shadow root adopts a chunk's styles once. */
+function adopt(node: Element | null, sheet: CSSStyleSheet): void {
+  const root = node?.getRootNode() as ShadowRoot | undefined;
+  if (root?.adoptedStyleSheets && !root.adoptedStyleSheets.includes(sheet)) {
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  }
+}
+
+function OtherMethod({ model, messages }: { model: CheckoutModel; messages: Messages }) {
+  return (model.session.peek()?.channels.length ?? 0) > 1 ? (
+    <button type="button" class="secondary" onClick={() => model.changeMethod()}>
+      {messages.otherMethod}
+    </button>
+  ) : null;
+}
+
+function StepView({ step, model, messages, locale, bank, announce, onDone }: StepViewProps) {
   switch (step.kind) {
     case 'loading':
       return <Waiting text={messages.loading} />;
@@ -228,7 +276,11 @@ function StepView({ step, model, messages, locale, announce, onDone }: StepViewP
         <ChannelPicker
           channels={step.channels}
           messages={messages}
-          onChoose={(channel) => model.choose(channel)}
+          onChoose={(channel) => {
+            // The bank's window opens in this click, before any await, so blockers allow it.
+            if (channel === 'PayByAccount') bank.prepare();
+            model.choose(channel);
+          }}
         />
       );
     case 'transfer':
@@ -242,6 +294,70 @@ function StepView({ step, model, messages, locale, announce, onDone }: StepViewP
           announce={announce}
         />
       );
+    case 'bank':
+      return (
+        <BankPanel
+          model={model}
+          payment={step.payment}
+          phase={step.phase}
+          messages={messages}
+          bank={bank}
+          other={<OtherMethod model={model} messages={messages} />}
+        />
+      );
+    case 'card': {
+      const amount = model.session.peek()?.amount;
+      return (
+        <>
+          <h3 tabIndex={-1} data-step-heading={!step.busy || undefined}>
+            {messages.cardTitle}
+          </h3>
+          {step.refused ? <p class="error">{messages.cardRefused}</p> : null}
+          {step.busy ? (
+            <p class="muted" tabIndex={-1} data-step-heading>
+              {messages.processing}
+            </p>
+          ) : null}
+          <Lazy load={loadCard} messages={messages}>
+            {({ Fields, chunk, sheet }) => (
+              <div ref={(node) => adopt(node, sheet)}>
+                <Fields
+                  messages={locale.startsWith('fr') ? chunk.cardMessagesFr : chunk.cardMessagesEn}
+                  amountText={amount ? formatMoney(amount, locale) : ''}
+                  now={() => new Date()}
+                  busy={step.busy}
+                  onSubmit={(card) => model.payByCard(card)}
+                />
+              </div>
+            )}
+          </Lazy>
+          {step.busy ? null : <OtherMethod model={model} messages={messages} />}
+        </>
+      );
+    }
+    case 'challenge':
+      return (
+        <>
+          <h3 tabIndex={-1} data-step-heading>
+            {messages.challengeTitle}
+          </h3>
+          <p class="muted">{messages.challengeText}</p>
+          <Lazy load={loadCard} messages={messages}>
+            {({ Frame, sheet }) => (
+              <div ref={(node) => adopt(node, sheet)}>
+                <Frame
+                  url={step.url}
+                  reference={step.payment.reference}
+                  title={messages.challengeTitle}
+                  onComplete={() => model.challengeCompleted()}
+                />
+              </div>
+            )}
+          </Lazy>
+        </>
+      );
+    case 'processing':
+      return <Waiting text={messages.processing} />;
     case 'succeeded':
       return (
         <div class="state">
@@ -268,7 +384,9 @@ function StepView({ step, model, messages, locale, announce, onDone }: StepViewP
           <h3 tabIndex={-1} data-step-heading>
             {messages.failedTitle}
           </h3>
-          <p class="muted">{messages.failedText}</p>
+          <p class="muted">
+            {step.code === 'challenge_timeout' ? messages.timeoutText : messages.failedText}
+          </p>
           <div class="actions">
             <button type="button" class="primary" onClick={() => void model.start()}>
               {messages.tryAgain}
@@ -298,7 +416,9 @@ function StepView({ step, model, messages, locale, announce, onDone }: StepViewP
             {messages.errorTitle}
           </h3>
           <p class="muted">{errorText(step, messages)}</p>
-          {step.code === 'no_channels' || step.code === 'order_not_found' ? null : (
+          {step.code === 'no_channels' ||
+          step.code === 'order_not_found' ||
+          step.code === 'already_paid' ? null : (
             <button type="button" class="primary" onClick={() => model.retry()}>
               {messages.tryAgain}
             </button>

@@ -14,3 +14,11 @@ function chunk<T>(file: string): Promise<T> {
 export function loadFrench(): Promise<Messages> {
   return chunk<{ fr: Messages }>('paydrop-fr.js').then((module) => module.fr);
 }
+
+export function loadCardChunk(): Promise<typeof import('./channels/card')> {
+  return chunk('paydrop-card.js');
+}
+
+export function loadQrChunk(): Promise<typeof import('./qr')> {
+  return chunk('paydrop-qr.js');
+}

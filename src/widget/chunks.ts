@@ -8,3 +8,11 @@ import type { Messages } from './messages/en';
 export function loadFrench(): Promise<Messages> {
   return import('./messages/fr').then((module) => module.fr);
 }
+
+export function loadCardChunk(): Promise<typeof import('./channels/card')> {
+  return import('./channels/card');
+}
+
+export function loadQrChunk(): Promise<typeof import('./qr')> {
+  return import('./qr');
+}

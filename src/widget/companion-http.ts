@@ -6,7 +6,9 @@ import {
   CompanionFailure,
   type CompanionPort,
   type PaymentStatus,
+  parseAuthentication,
   parseFailure,
+  parseFinalization,
   parseInitiation,
   parseSession,
   parseStatus,
@@ -19,6 +21,7 @@ export function createCompanionHttp(
   fetcher: typeof fetch = fetch,
 ): CompanionPort {
   const base = endpoint.replace(/\/+$/, '');
+  const origin = new URL(base, document.baseURI).origin;
 
   async function call(
     method: 'GET' | 'POST',
@@ -67,6 +70,12 @@ export function createCompanionHttp(
     },
     async initiate(token, request) {
       return parseInitiation(await call('POST', '/initiate', token, request));
+    },
+    async authenticate(token) {
+      return parseAuthentication(await call('POST', '/authenticate', token), origin);
+    },
+    async finalize(token) {
+      return parseFinalization(await call('POST', '/finalize', token));
     },
     async status(token) {
       return parseStatus(await call('GET', '/status', token));

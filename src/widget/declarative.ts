@@ -4,9 +4,21 @@
  * `data-paydrop-locale`. Outcomes are dispatched on the element as `paydrop:success`,
  * `paydrop:failure`, `paydrop:pending` and `paydrop:close` events.
  */
-import { open } from './open';
+import type { OpenOptions } from './options';
+import { open, resume } from './open';
 
 const SELECTOR = '[data-paydrop-order],[data-paydrop-link]';
+
+function reportingTo(element: HTMLElement) {
+  const emit = (name: string, detail: unknown) =>
+    element.dispatchEvent(new CustomEvent(`paydrop:${name}`, { detail, bubbles: true }));
+  return {
+    onSuccess: (payment) => emit('success', payment),
+    onFailure: (error) => emit('failure', error),
+    onPending: (payment) => emit('pending', payment),
+    onClose: (result) => emit('close', result),
+  } satisfies Partial<OpenOptions>;
+}
 
 /** Listens for clicks on the document; returns the function that stops listening. */
 export function bindDeclarative(root: Document): () => void {
@@ -16,8 +28,6 @@ export function bindDeclarative(root: Document): () => void {
     if (!target) return;
     event.preventDefault();
     const data = target.dataset;
-    const emit = (name: string, detail: unknown) =>
-      target.dispatchEvent(new CustomEvent(`paydrop:${name}`, { detail, bubbles: true }));
     try {
       open({
         endpoint: data.paydropEndpoint ?? '/api/checkout',
@@ -25,10 +35,7 @@ export function bindDeclarative(root: Document): () => void {
           ? { order: data.paydropOrder }
           : { link: data.paydropLink ?? '' }),
         ...(data.paydropLocale ? { locale: data.paydropLocale } : {}),
-        onSuccess: (payment) => emit('success', payment),
-        onFailure: (error) => emit('failure', error),
-        onPending: (payment) => emit('pending', payment),
-        onClose: (result) => emit('close', result),
+        ...reportingTo(target),
       });
     } catch (error) {
       // A misconfigured button says why in the console instead of doing nothing silently.
@@ -36,5 +43,8 @@ export function bindDeclarative(root: Document): () => void {
     }
   };
   root.addEventListener('click', onClick);
+  // Back from the bank after a full-page redirect: the payment is picked up again, and its
+  // events are dispatched on the document element.
+  resume(reportingTo(root.documentElement));
   return () => root.removeEventListener('click', onClick);
 }

@@ -6,7 +6,9 @@ import { effect } from '@preact/signals-core';
 import { h, render } from 'preact';
 import { type CheckoutResult, createCheckoutModel } from '../flow/checkout-model';
 import type { Clock } from '../flow/clock';
+import type { PaymentView } from '../flow/companion';
 import type { Channel } from '../protocol';
+import { createBankWindow, REDIRECT_KEY, type SavedRedirect } from './channels/bank/bank-window';
 import { Checkout } from './Checkout';
 import { createCompanionHttp } from './companion-http';
 import { loadMessages } from './messages';
@@ -22,7 +24,10 @@ export interface CheckoutHandle {
 }
 
 /** The channels this build can take a customer through. */
-const SUPPORTED_CHANNELS: readonly Channel[] = ['PayByTransfer'];
+const SUPPORTED_CHANNELS: readonly Channel[] = ['PayByTransfer', 'PayByAccount', 'Card'];
+
+/** Marks the merchant page a full-page bank redirect came back to. */
+const RETURN_PARAM = 'paydrop_return';
 
 // One open checkout per document: opening again returns it instead of stacking a second dialog.
 const openCheckouts = new WeakMap<Document, CheckoutHandle>();
@@ -49,6 +54,43 @@ function pageLocale(): string {
  * @example const { result } = open({ endpoint: '/api/checkout', order: 'order_1042' }); const outcome = await result;
  */
 export function open(options: OpenOptions): CheckoutHandle {
+  return openCheckout(options);
+}
+
+/**
+ * After a full-page redirect to the bank (where the browser blocked its window), the bank sends
+ * the customer back to this page with `?paydrop_return=`: this opens the checkout again on that
+ * payment, which ends as it would have in the window. Returns null when there is nothing to resume.
+ * @example Paydrop.resume({ onSuccess: (payment) => showReceipt(payment) });
+ */
+export function resume(
+  options: Omit<OpenOptions, 'endpoint' | 'order' | 'link'> = {},
+): CheckoutHandle | null {
+  if (typeof location === 'undefined') return null;
+  const url = new URL(location.href);
+  const reference = url.searchParams.get(RETURN_PARAM);
+  if (!reference) return null;
+  let saved: SavedRedirect | null = null;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(REDIRECT_KEY) ?? 'null');
+  } catch {
+    // Unreadable: nothing to resume.
+  }
+  if (
+    typeof saved?.token !== 'string' ||
+    saved.payment?.reference !== reference ||
+    typeof saved.endpoint !== 'string'
+  ) {
+    return null;
+  }
+  // A reload of this page is an ordinary visit again.
+  url.searchParams.delete(RETURN_PARAM);
+  history.replaceState(history.state, '', url.href);
+  sessionStorage.removeItem(REDIRECT_KEY);
+  return openCheckout({ ...options, endpoint: saved.endpoint, ...saved.target }, saved);
+}
+
+function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHandle {
   const checked = checkOptions(options);
   if (typeof document === 'undefined') {
     throw new Error(
@@ -74,6 +116,14 @@ export function open(options: OpenOptions): CheckoutHandle {
     customer: checked.customer,
     supportedChannels: SUPPORTED_CHANNELS,
     onStep: (step) => checked.onEvent?.({ type: 'step', step: step.kind }),
+    returnTo: location.href,
+    resumed,
+  });
+  const target =
+    checked.order !== undefined ? { order: checked.order } : { link: checked.link as string };
+  const bank = createBankWindow(model, (payment: PaymentView) => {
+    const token = model.paymentToken();
+    return token ? { endpoint: checked.endpoint, target, token, payment } : null;
   });
 
   let settle: (result: CheckoutResult) => void = () => {};
@@ -105,6 +155,7 @@ export function open(options: OpenOptions): CheckoutHandle {
     stopReporting();
     document.removeEventListener('visibilitychange', onVisible);
     model.dispose();
+    bank.dispose();
     render(null, shadow);
     host.remove();
     openCheckouts.delete(document);
@@ -124,7 +175,7 @@ export function open(options: OpenOptions): CheckoutHandle {
   // The session and (for French) the catalogue load side by side; the dialog opens with both.
   void model.start();
   void loadMessages(locale, checked.messages).then((messages) => {
-    if (!closed) render(h(Checkout, { model, messages, locale, onDone: finish }), shadow);
+    if (!closed) render(h(Checkout, { model, messages, locale, bank, onDone: finish }), shadow);
   });
   return handle;
 }

@@ -11,6 +11,7 @@ import {
   type CheckoutHandlerOptions,
   createCheckoutHandler,
   type PaymentOutcome,
+  type ResolvedOrder,
 } from '../../src/server';
 
 export const STRICT_CSP = [
@@ -28,7 +29,7 @@ export const STRICT_CSP = [
 
 export interface ShopOptions {
   /** Order id → what the merchant decided. Default: one NGN and one GBP order. */
-  readonly orders?: Record<string, { amountMinor: number; currency: string; description: string }>;
+  readonly orders?: Record<string, ResolvedOrder>;
   /** The Content-Security-Policy of the shop pages; null for none. Default STRICT_CSP. */
   readonly csp?: string | null;
   /** Extra companion options. */
@@ -51,12 +52,24 @@ export interface Shop {
   close(): Promise<void>;
 }
 
-export const DEFAULT_ORDERS: Record<
-  string,
-  { amountMinor: number; currency: string; description: string }
-> = {
-  'tote-ngn': { amountMinor: 2_500_050, currency: 'NGN', description: 'Adire tote bag' },
+export const DEFAULT_ORDERS: Record<string, ResolvedOrder> = {
+  // Transfer only, as the merchant allows it: the transfer journeys start at the account.
+  'tote-ngn': {
+    amountMinor: 2_500_050,
+    currency: 'NGN',
+    description: 'Adire tote bag',
+    channels: ['PayByTransfer'],
+  },
+  // The provider offers PayByAccount and Card for GBP.
   'scarf-gbp': { amountMinor: 4_999, currency: 'GBP', description: 'Merino scarf' },
+  'scarf-bank': {
+    amountMinor: 4_999,
+    currency: 'GBP',
+    description: 'Merino scarf',
+    channels: ['PayByAccount'],
+  },
+  // USD: Card only.
+  'mug-usd': { amountMinor: 1_800, currency: 'USD', description: 'Enamel mug' },
 };
 
 /** A page that loads the script tag and has one pay button for `order`. */

@@ -55,6 +55,26 @@ export const fr: Messages = {
   leaveText: 'Si vous avez déjà envoyé l’argent, il parviendra quand même à la boutique.',
   leave: 'Quitter',
   stay: 'Rester',
+  processing: 'Paiement en cours…',
+  bankTitle: 'Payer depuis votre banque',
+  bankReadyText: 'Validez le paiement dans l’application ou le site de votre banque, puis revenez ici.',
+  bankOpenedText:
+    'Validez le paiement dans la fenêtre ouverte par votre banque. Cette page se met à jour toute seule.',
+  bankClosedText:
+    'La fenêtre de la banque s’est fermée. Si vous avez validé le paiement, il sera confirmé ici dans un instant ; sinon, continuez vers votre banque.',
+  continueToBank: 'Continuer vers votre banque',
+  showBank: 'Afficher la fenêtre de la banque',
+  usePhone: 'Payer plutôt sur votre téléphone',
+  phoneText:
+    'Scannez avec l’appareil photo de votre téléphone et validez dans votre application bancaire. Cette page se termine toute seule.',
+  qrLabel: 'Code QR qui ouvre votre banque sur votre téléphone',
+  otherMethod: 'Choisir un autre moyen de paiement',
+  cardTitle: 'Payer par carte',
+  cardRefused: 'Les données de votre carte ont été refusées. Vérifiez-les et réessayez.',
+  challengeTitle: 'Confirmez votre identité',
+  challengeText: 'L’émetteur de votre carte vous demande de confirmer ce paiement.',
+  timeoutText: 'La vérification a pris trop de temps ; votre carte n’a pas été débitée.',
+  errorAlreadyPaid: 'Ceci a déjà été payé. Il n’y a plus rien à payer.',
   statusChoosing: 'Choisissez un moyen de paiement.',
   statusTransferReady: 'Coordonnées prêtes. Virez {amount} avant l’expiration du compte.',
 };

@@ -188,6 +188,23 @@ describe('the card challenge', () => {
     expect(frameCsp).not.toContain('allow-same-origin');
     expect(issuer.headers.get('referrer-policy')).toBe('no-referrer');
     expect(issuer.text).toContain(`${on.sandbox.url}/pages/challenge/${reference}`);
+
+    // The markup can read its own URL: that URL holds a ticket for the markup, not the token.
+    const ticket = new URL(src).searchParams.get('token') ?? '';
+    expect(ticket).not.toBe(token);
+    for (const [method, path] of [
+      ['GET', '/status'],
+      ['POST', '/finalize'],
+      ['POST', '/authenticate'],
+    ] as const) {
+      const refused = await call(on, method, path, { token: ticket, headers: { origin: SHOP } });
+      expect(refused.status, path).toBe(401);
+    }
+    expect((await get(`${on.url}/challenge?token=${encodeURIComponent(ticket)}`)).status).toBe(401);
+    // And the checkout token does not open the frame: only the ticket does.
+    expect((await get(`${on.url}/challenge/frame?token=${encodeURIComponent(token)}`)).status).toBe(
+      401,
+    );
   });
 
   it('without an Origin at session time, only the companion’s own origin may frame it', async () => {
@@ -209,11 +226,9 @@ describe('the card challenge', () => {
     });
     const auth = await call(on, 'POST', '/authenticate', { token });
     expect(auth.body).toEqual({ authenticationRequired: false, challengeUrl: null });
-    for (const path of ['/challenge', '/challenge/frame']) {
-      const page = await get(`${on.url}${path}?token=${encodeURIComponent(token)}`);
-      expect(page.status, path).toBe(404);
-      expectStrictPage(page);
-    }
+    const page = await get(`${on.url}/challenge?token=${encodeURIComponent(token)}`);
+    expect(page.status).toBe(404);
+    expectStrictPage(page);
   });
 
   it('refuses the challenge pages without a valid token', async () => {

@@ -1,0 +1,86 @@
+import { Component, type ComponentChildren, Fragment, h } from 'preact';
+import type { BankPhase, CheckoutModel } from '../../../flow/checkout-model';
+import type { PaymentView } from '../../../flow/companion';
+import { loadQrChunk } from '#chunks';
+import { Lazy, Waiting } from '../../ui/Lazy';
+import type { Messages } from '../../messages';
+import type { BankWindow } from './bank-window';
+
+interface BankPanelProps {
+  readonly model: CheckoutModel;
+  readonly payment: PaymentView;
+  readonly phase: BankPhase;
+  readonly messages: Messages;
+  readonly bank: BankWindow;
+  /** "Choose another way to pay", when there is another way. */
+  readonly other: ComponentChildren;
+}
+
+let qrCode: ReturnType<typeof loadQrChunk> | null = null;
+
+/** The QR chunk, made with this bundle's Preact; a failed load may be tried again. */
+function loadQr() {
+  qrCode ??= loadQrChunk();
+  return qrCode.then(
+    (chunk) => chunk.createQrCode({ h, Component, Fragment }),
+    (error) => {
+      qrCode = null;
+      throw error;
+    },
+  );
+}
+
+/** A phone is already where the bank app is; the QR code is offered on other screens. */
+function onDesktop(): boolean {
+  return !globalThis.matchMedia?.('(pointer: coarse)').matches;
+}
+
+/** PayByAccount: on to the bank (window, or full-page redirect), or on to the phone by QR code. */
+export class BankPanel extends Component<BankPanelProps, { qr?: boolean }> {
+  override render() {
+    const { payment, phase, messages, bank, other } = this.props;
+    if (phase === 'processing') return <Waiting text={messages.processing} />;
+    const url = payment.bankAuthUrl ?? '';
+    return (
+      <>
+        <h3 tabIndex={-1} data-step-heading>
+          {messages.bankTitle}
+        </h3>
+        <p class="muted">
+          {phase === 'opened'
+            ? messages.bankOpenedText
+            : phase === 'closed'
+              ? messages.bankClosedText
+              : messages.bankReadyText}
+        </p>
+        <div class="actions">
+          {phase === 'opened' ? (
+            <button type="button" class="secondary" onClick={() => bank.focus()}>
+              {messages.showBank}
+            </button>
+          ) : (
+            <button type="button" class="primary" onClick={() => bank.continueToBank(payment)}>
+              {messages.continueToBank}
+            </button>
+          )}
+          {this.state.qr || !onDesktop() ? null : (
+            <button type="button" class="secondary" onClick={() => this.setState({ qr: true })}>
+              {messages.usePhone}
+            </button>
+          )}
+          {other}
+        </div>
+        {this.state.qr ? (
+          <Lazy load={loadQr} messages={messages}>
+            {(QrCode) => (
+              <figure class="qr-box">
+                <QrCode text={url} label={messages.qrLabel} />
+                <figcaption class="muted">{messages.phoneText}</figcaption>
+              </figure>
+            )}
+          </Lazy>
+        ) : null}
+      </>
+    );
+  }
+}

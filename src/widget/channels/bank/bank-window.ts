@@ -1,0 +1,138 @@
+/**
+ * The bank's window for PayByAccount, kept outside Preact because its life is not the dialog's:
+ * it is opened in the very click that chose the channel (a popup opened after an `await` is
+ * blocked), sent to the bank once the link arrives, watched until it closes, and the bank's
+ * return is heard from the companion's return page (BroadcastChannel, or a storage event where
+ * that is missing; never `window.opener`, which the bank's page is cut off from).
+ */
+import { effect } from '@preact/signals-core';
+import type { CheckoutModel } from '../../../flow/checkout-model';
+import { isSafeUrl, type PaymentView } from '../../../flow/companion';
+
+const NAME = 'paydrop-bank';
+const FEATURES = 'popup,width=480,height=720';
+const RETURN = 'paydrop:bank-return';
+
+/** Where a full-page redirect keeps what the page needs to pick the payment up on its return. */
+export const REDIRECT_KEY = 'paydrop:redirect';
+
+export interface SavedRedirect {
+  readonly endpoint: string;
+  readonly target: { readonly order: string } | { readonly link: string };
+  readonly token: string;
+  readonly payment: PaymentView;
+}
+
+export type BankWindow = ReturnType<typeof createBankWindow>;
+
+export function createBankWindow(
+  model: CheckoutModel,
+  redirect: (payment: PaymentView) => SavedRedirect | null,
+) {
+  let popup: Window | null = null;
+  let navigated = false;
+  /** The browser refused a window: the next "Continue" goes by full-page redirect. */
+  let blocked = false;
+  let closedTimer: ReturnType<typeof setInterval> | undefined;
+  let channel: BroadcastChannel | undefined;
+
+  const heard = (data: unknown) => {
+    const message = data as { type?: unknown; reference?: unknown } | null;
+    if (message?.type === RETURN && typeof message.reference === 'string') {
+      model.bankReturned(message.reference);
+    }
+  };
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== RETURN || !event.newValue) return;
+    try {
+      heard(JSON.parse(event.newValue));
+    } catch {
+      // Not ours.
+    }
+  };
+
+  function listen(): void {
+    if (channel) return;
+    channel = new BroadcastChannel('paydrop');
+    channel.onmessage = (event) => heard(event.data);
+    addEventListener('storage', onStorage);
+  }
+
+  function send(url: string): void {
+    if (!popup || popup.closed || !isSafeUrl(url)) return;
+    // The bank's page gets no handle back to this one.
+    popup.opener = null;
+    popup.location.replace(url);
+    navigated = true;
+    model.bankOpened();
+    clearInterval(closedTimer);
+    closedTimer = setInterval(() => {
+      if (!popup?.closed) return;
+      clearInterval(closedTimer);
+      popup = null;
+      void model.bankWindowClosed();
+    }, 500);
+  }
+
+  const stopFollowing = effect(() => {
+    const step = model.step.value;
+    if (step.kind === 'bank') {
+      listen();
+      if (step.phase === 'ready' && popup && !navigated && step.payment.bankAuthUrl) {
+        send(step.payment.bankAuthUrl);
+      }
+    } else if (step.kind !== 'starting' && popup && !navigated) {
+      // The payment did not start: the blank window goes.
+      popup.close();
+      popup = null;
+    }
+  });
+
+  function openBlank(): boolean {
+    popup = window.open('about:blank', NAME, FEATURES);
+    navigated = false;
+    if (!popup) blocked = true;
+    return !!popup;
+  }
+
+  return {
+    get blocked() {
+      return blocked;
+    },
+
+    /** In the click that chose PayByAccount, before any await: the window the bank will fill. */
+    prepare(): void {
+      openBlank();
+    },
+
+    /** "Continue to your bank": a window if the browser allows one, else a full-page redirect. */
+    continueToBank(payment: PaymentView): void {
+      const url = payment.bankAuthUrl;
+      if (!url || !isSafeUrl(url)) return;
+      if (!blocked && openBlank()) {
+        send(url);
+        return;
+      }
+      const saved = redirect(payment);
+      if (!saved) return;
+      try {
+        sessionStorage.setItem(REDIRECT_KEY, JSON.stringify(saved));
+      } catch {
+        // Without storage the page still comes back; the order's session picks the payment up.
+      }
+      location.assign(url);
+    },
+
+    focus(): void {
+      popup?.focus();
+    },
+
+    dispose(): void {
+      stopFollowing();
+      clearInterval(closedTimer);
+      channel?.close();
+      removeEventListener('storage', onStorage);
+      if (popup && !navigated) popup.close();
+    },
+  };
+}
