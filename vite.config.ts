@@ -46,6 +46,7 @@ export default defineConfig(({ mode }): UserConfig => {
             'paydrop-fr': 'src/widget/messages/fr.ts',
             'paydrop-card': 'src/widget/channels/card/index.ts',
             'paydrop-qr': 'src/widget/qr/index.ts',
+            'paydrop-return': 'src/widget/return/index.ts',
           },
           formats: ['es'],
           fileName: (_format, name) => `${name}.js`,

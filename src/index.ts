@@ -10,4 +10,4 @@ export type {
 export { bindDeclarative } from './widget/declarative';
 export type { MessageKey, Messages } from './widget/messages';
 export { type CheckoutHandle, open, resume } from './widget/open';
-export type { CheckoutEvent, CheckoutTheme, OpenOptions } from './widget/options';
+export type { CheckoutEvent, OpenOptions } from './widget/options';

@@ -3,11 +3,10 @@
  * `step` and calls the actions; tests drive it with fake ports in Node. One union-typed `step`
  * says where the customer is; everything else is derived from it.
  */
-import { batch, computed, type ReadonlySignal, signal } from '@preact/signals-core';
+
 import type { Channel, Money } from '../protocol';
 import type { Clock } from './clock';
 import {
-  type CardDetails,
   type ChannelChoice,
   CompanionFailure,
   type CompanionFailureCode,
@@ -16,6 +15,7 @@ import {
   type PaymentStatus,
   type PaymentView,
 } from './companion';
+import { createScope, type ReadonlyCell } from './reactive';
 
 /** What the merchant's page learns when the checkout ends. */
 export type CheckoutResult =
@@ -49,6 +49,9 @@ export interface CheckoutError {
 
 export type TransferPhase = 'awaiting' | 'confirming';
 
+/** Why a payment failed: the provider said so, or the card's challenge was abandoned. */
+export type FailureCode = 'payment_failed' | 'challenge_timeout';
+
 /**
  * PayByAccount: `ready` has the bank link but no bank window (the customer continues with a
  * click); `opened` while the bank's window is up; `closed` when it closed with nothing decided;
@@ -62,16 +65,15 @@ export type CheckoutStep =
   | { readonly kind: 'starting'; readonly channel: Channel }
   | { readonly kind: 'transfer'; readonly payment: PaymentView; readonly phase: TransferPhase }
   | { readonly kind: 'bank'; readonly payment: PaymentView; readonly phase: BankPhase }
-  /** Card entry; `refused` when the companion refused the card's details. */
-  | { readonly kind: 'card'; readonly busy: boolean; readonly refused: boolean }
-  | { readonly kind: 'challenge'; readonly payment: PaymentView; readonly url: string }
-  /** Paid, waiting for the provider's final word (a card finalized as PENDING). */
+  /** The card chunk is in charge; `payment` once the card was submitted and initiated. */
+  | { readonly kind: 'card'; readonly payment: PaymentView | null }
+  /** Waiting for the provider's final word (a card once finalized). */
   | { readonly kind: 'processing'; readonly payment: PaymentView }
   | { readonly kind: 'succeeded'; readonly payment: PaymentView }
   | {
       readonly kind: 'failed';
       readonly payment: PaymentView;
-      readonly code: 'payment_failed' | 'challenge_timeout';
+      readonly code: FailureCode;
     }
   | { readonly kind: 'expired'; readonly payment: PaymentView }
   | {
@@ -85,11 +87,8 @@ export type CheckoutStep =
 /** Milestones of the countdown worth announcing to a screen reader, in minutes left. */
 const MILESTONES = [10, 5, 1] as const;
 
-/** A card challenge nobody finishes is given up after this long. */
-export const CHALLENGE_TIMEOUT_MS = 10 * 60_000;
-
 /** Steps where a payment is under way and its outcome is awaited. */
-const LIVE: readonly string[] = ['transfer', 'bank', 'challenge', 'processing'];
+const LIVE: readonly string[] = ['transfer', 'bank', 'processing'];
 
 /** Status checks: every 2 s for the first minute, then every 10 s (DESIGN.md). */
 export function pollDelayMs(sinceStartMs: number): number {
@@ -111,7 +110,7 @@ export interface CheckoutModelOptions {
   readonly resumed?: { readonly token: string; readonly payment: PaymentView } | undefined;
 }
 
-type LiveStep = Extract<CheckoutStep, { kind: 'transfer' | 'bank' | 'challenge' | 'processing' }>;
+type LiveStep = Extract<CheckoutStep, { kind: 'transfer' | 'bank' | 'processing' }>;
 
 function isLive(step: CheckoutStep): step is LiveStep {
   return LIVE.includes(step.kind);
@@ -123,6 +122,7 @@ function summary(payment: PaymentView): PaymentSummary {
 
 export function createCheckoutModel(options: CheckoutModelOptions) {
   const { companion, clock } = options;
+  const { cell: signal, derived: computed, batch, subscribe } = createScope();
   const step = signal<CheckoutStep>({ kind: 'loading' });
   const session = signal<{
     token: string;
@@ -202,7 +202,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     tickTimer = null;
   }
 
-  function settle(status: PaymentStatus): void {
+  function settle(status: PaymentStatus, why: FailureCode = 'payment_failed'): void {
     const current = step.value;
     if (disposed || !isLive(current) || status === 'PENDING') return;
     stopWatching();
@@ -223,10 +223,10 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       } else {
         outcome.value = {
           status: 'failed',
-          error: { code: 'payment_failed', message: 'The payment did not go through.' },
+          error: { code: why, message: 'The payment did not go through.' },
           payment: summary(payment),
         };
-        go({ kind: 'failed', payment, code: 'payment_failed' });
+        go({ kind: 'failed', payment, code: why });
       }
     });
   }
@@ -322,9 +322,10 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     const current = session.value;
     if (!current) return;
     if (channel === 'Card') {
-      // A card payment starts when the customer submits the card.
+      // A card payment starts when the customer submits the card (the card chunk's flow).
       stopWatching();
-      go({ kind: 'card', busy: false, refused: false });
+      generation++;
+      go({ kind: 'card', payment: null });
       return;
     }
     go({ kind: 'starting', channel });
@@ -337,83 +338,6 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       showPayment(payment, token);
     } catch (error) {
       if (!disposed) failWith(error, 'initiate');
-    }
-  }
-
-  let challengeTimer: unknown = null;
-
-  function stopChallengeTimer(): void {
-    if (challengeTimer !== null) clock.clearTimeout(challengeTimer);
-    challengeTimer = null;
-  }
-
-  /** Charges the card once authentication is over; the companion's answer is the outcome. */
-  async function finalize(payment: PaymentView, token: string): Promise<void> {
-    const mine = generation;
-    go({ kind: 'processing', payment });
-    try {
-      const { status } = await companion.finalize(token);
-      if (mine !== generation || disposed) return;
-      if (status === 'PENDING') watch(token);
-      else settle(status);
-    } catch (error) {
-      if (!disposed && mine === generation) failWith(error, 'initiate');
-    }
-  }
-
-  async function payByCard(card: CardDetails): Promise<void> {
-    const current = session.value;
-    const entry = step.value;
-    if (!current || entry.kind !== 'card' || entry.busy) return;
-    go({ kind: 'card', busy: true, refused: false });
-    let started: { token: string; payment: PaymentView };
-    try {
-      started = await companion.initiate(current.token, {
-        channel: 'Card',
-        card,
-        customer: options.customer,
-      });
-    } catch (error) {
-      if (disposed) return;
-      if (error instanceof CompanionFailure && error.code === 'invalid') {
-        go({ kind: 'card', busy: false, refused: true });
-      } else failWith(error, 'initiate');
-      return;
-    }
-    const { token, payment } = started;
-    paymentToken = token;
-    generation++;
-    const mine = generation;
-    anchorServerTime(payment.serverTime);
-    if (payment.status !== 'PENDING') {
-      go({ kind: 'processing', payment });
-      settle(payment.status);
-      return;
-    }
-    try {
-      const { challengeUrl } = await companion.authenticate(token);
-      if (disposed || mine !== generation) return;
-      if (!challengeUrl) {
-        await finalize(payment, token);
-        return;
-      }
-      go({ kind: 'challenge', payment, url: challengeUrl });
-      challengeTimer = clock.setTimeout(() => {
-        challengeTimer = null;
-        const now = step.value;
-        if (now.kind !== 'challenge' || mine !== generation) return;
-        generation++;
-        batch(() => {
-          outcome.value = {
-            status: 'failed',
-            error: { code: 'challenge_timeout', message: 'The card verification timed out.' },
-            payment: summary(now.payment),
-          };
-          go({ kind: 'failed', payment: now.payment, code: 'challenge_timeout' });
-        });
-      }, CHALLENGE_TIMEOUT_MS);
-    } catch (error) {
-      if (!disposed && mine === generation) failWith(error, 'initiate');
     }
   }
 
@@ -464,19 +388,26 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   }
 
   return {
-    step: step as ReadonlySignal<CheckoutStep>,
-    session: session as ReadonlySignal<typeof session.value>,
-    outcome: outcome as ReadonlySignal<CheckoutResult | null>,
+    step: step as ReadonlyCell<CheckoutStep>,
+    session: session as ReadonlyCell<typeof session.value>,
+    outcome: outcome as ReadonlyCell<CheckoutResult | null>,
     secondsLeft,
     /** The last countdown milestone reached (minutes left; 0 at expiry), for the live region. */
-    milestone: milestone as ReadonlySignal<number | null>,
+    milestone: milestone as ReadonlyCell<number | null>,
     /** True while closing would leave a payment half-done. */
     paymentUnderWay: computed(() => {
       const current = step.value;
-      return isLive(current) || current.kind === 'starting' || (current.kind === 'card' && current.busy);
+      return (
+        isLive(current) ||
+        current.kind === 'starting' ||
+        (current.kind === 'card' && !!current.payment)
+      );
     }),
 
     start,
+
+    /** Calls `listener` now and after every change of the model. */
+    subscribe,
 
     /** The token of the payment under way, for picking it up after a full-page redirect. */
     paymentToken: () => paymentToken,
@@ -495,19 +426,30 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       void checkStatus();
     },
 
-    payByCard(card: CardDetails): void {
-      void payByCard(card);
+    /** The card chunk initiated a card payment: it is under way, and closing must say so. */
+    cardStarted(payment: PaymentView, token: string): void {
+      if (step.value.kind !== 'card') return;
+      paymentToken = token;
+      anchorServerTime(payment.serverTime);
+      go({ kind: 'card', payment });
     },
 
-    /**
-     * The challenge page reported its end. Passed or failed, the companion finalizes and the
-     * provider's answer decides: a forged "passed" message cannot charge anything.
-     */
-    challengeCompleted(): void {
-      const current = step.value;
-      if (current.kind !== 'challenge' || !paymentToken) return;
-      stopChallengeTimer();
-      void finalize(current.payment, paymentToken);
+    /** The card is finalized: follow the payment to its outcome. */
+    track(payment: PaymentView, token: string, status: PaymentStatus): void {
+      if (step.value.kind !== 'card') return;
+      showPayment({ ...payment, status }, token);
+    },
+
+    /** The card's challenge was abandoned until it timed out. */
+    cardTimedOut(payment: PaymentView): void {
+      if (step.value.kind !== 'card') return;
+      go({ kind: 'processing', payment });
+      settle('FAILED', 'challenge_timeout');
+    },
+
+    /** A step outside the model (the card chunk's) failed in a way the customer cannot fix. */
+    fail(error: unknown): void {
+      if (step.value.kind === 'card') failWith(error, 'initiate');
     },
 
     /** The bank's window is showing the bank. */
@@ -540,8 +482,9 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       const channels = session.value?.channels ?? [];
       if (channels.length < 2) return;
       if (
-        (current.kind === 'bank' && current.phase !== 'processing') ||
-        (current.kind === 'card' && !current.busy)
+        // Not while the bank's window is up or the bank is settling: that payment may go through.
+        (current.kind === 'bank' && (current.phase === 'ready' || current.phase === 'closed')) ||
+        (current.kind === 'card' && !current.payment)
       ) {
         stopWatching();
         generation++;
@@ -572,7 +515,8 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     resultIfClosed(): CheckoutResult {
       if (outcome.value) return outcome.value;
       const current = step.value;
-      if (isLive(current)) return { status: 'pending', payment: summary(current.payment) };
+      const under = isLive(current) || current.kind === 'card' ? current.payment : null;
+      if (under) return { status: 'pending', payment: summary(under) };
       if (current.kind === 'error') {
         return {
           status: 'failed',
@@ -586,7 +530,6 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     /** Stops every timer and subscription; the model does nothing afterwards. */
     dispose(): void {
       stopWatching();
-      stopChallengeTimer();
       disposed = true;
       generation++;
     },

@@ -68,14 +68,29 @@ export interface CustomerDetails {
 /** The companion, as the model sees it. Every method rejects with a CompanionFailure. */
 export interface CompanionPort {
   startSession(target: { order: string } | { link: string }): Promise<SessionView>;
-  initiate(token: string, request: InitiateRequest): Promise<{ token: string; payment: PaymentView }>;
-  /** Card: the authentication check; the URL of the challenge page when one is needed. */
-  authenticate(token: string): Promise<{ challengeUrl: string | null }>;
-  /** Card: charges the card once authentication is over. */
-  finalize(token: string): Promise<{ status: PaymentStatus }>;
+  initiate(
+    token: string,
+    request: InitiateRequest,
+  ): Promise<{ token: string; payment: PaymentView }>;
   status(token: string): Promise<{ status: PaymentStatus; serverTime: number | null }>;
   /** Pushes status changes until the returned function is called. */
   watch(token: string, onStatus: (status: PaymentStatus) => void): () => void;
+}
+
+/** The card's own calls, made by the card chunk (src/widget/channels/card/card-calls.ts). */
+export interface CardCalls {
+  /** The authentication check; the URL of the challenge page when one is needed. */
+  authenticate(token: string): Promise<{ challengeUrl: string | null }>;
+  /** Charges the card once authentication is over. */
+  finalize(token: string): Promise<{ status: PaymentStatus }>;
+}
+
+/** The companion over HTTP: the port, plus a bare POST for the calls chunks make themselves. */
+export interface HttpCompanion extends CompanionPort {
+  /** The companion's origin, the only one its pages' messages may come from. */
+  readonly origin: string;
+  /** POSTs to a companion path with the payment's token; the answer unchecked, or a failure. */
+  post(path: string, token: string): Promise<unknown>;
 }
 
 /** Why a call to the companion failed, as a stable code the model and the merchant act on. */
@@ -104,7 +119,7 @@ export class CompanionFailure extends Error {
 }
 
 const CHANNEL_NAMES: readonly Channel[] = ['PayByTransfer', 'PayByAccount', 'Card'];
-const STATUSES: readonly PaymentStatus[] = ['PENDING', 'SUCCESSFUL', 'FAILED'];
+export const STATUSES: readonly PaymentStatus[] = ['PENDING', 'SUCCESSFUL', 'FAILED'];
 
 /**
  * Checks are written out by hand rather than with a schema library: every kilobyte here is
@@ -218,9 +233,13 @@ export function parseInitiation(body: unknown): { token: string; payment: Paymen
 }
 
 /** The challenge page must be the companion's own: its origin is the only one trusted to report. */
-export function parseAuthentication(body: unknown, companionOrigin: string): { challengeUrl: string | null } {
+export function parseAuthentication(
+  body: unknown,
+  companionOrigin: string,
+): { challengeUrl: string | null } {
   const given = record(body);
-  if (given.authenticationRequired !== true) return { challengeUrl: null };
+  if (given.authenticationRequired === false) return { challengeUrl: null };
+  if (given.authenticationRequired !== true) refuse();
   const url = safeUrl(given.challengeUrl);
   return new URL(url).origin === companionOrigin ? { challengeUrl: url } : refuse();
 }
@@ -237,7 +256,7 @@ export function parseStatus(body: unknown): { status: PaymentStatus; serverTime:
   };
 }
 
-const KNOWN_CODES: readonly CompanionFailureCode[] = [
+const KNOWN_CODES: readonly string[] = [
   'order_not_found',
   'unauthorized',
   'rate_limited',
@@ -248,27 +267,30 @@ const KNOWN_CODES: readonly CompanionFailureCode[] = [
   'already_paid',
 ];
 
+function clip(value: unknown, max: number): string | null {
+  return typeof value === 'string' ? value.slice(0, max) : null;
+}
+
 /** A refusal from the companion, by its stable code; unknown codes become `internal`. */
 export function parseFailure(status: number, body: unknown): CompanionFailure {
-  const error = (
-    body as { error?: { code?: unknown; message?: unknown; requestId?: unknown } } | null
-  )?.error;
-  if (typeof error?.code !== 'string') {
+  const error = (body as { error?: Record<string, unknown> } | null)?.error ?? {};
+  const code = error.code;
+  if (typeof code !== 'string') {
     return new CompanionFailure(
       status >= 500 ? 'unavailable' : 'bad_response',
       `The checkout server answered ${status}.`,
     );
   }
-  const code = error.code;
-  const message = typeof error.message === 'string' ? error.message.slice(0, 300) : undefined;
-  const requestId = typeof error.requestId === 'string' ? error.requestId.slice(0, 64) : undefined;
-  const known = KNOWN_CODES.find((candidate) => candidate === code);
-  const mapped: CompanionFailureCode =
-    known ??
-    (code === 'not_found'
+  const mapped = KNOWN_CODES.includes(code)
+    ? code
+    : code === 'not_found'
       ? 'order_not_found'
       : code === 'invalid_request'
         ? 'invalid'
-        : 'internal');
-  return new CompanionFailure(mapped, message ?? code.slice(0, 300), requestId ?? null);
+        : 'internal';
+  return new CompanionFailure(
+    mapped as CompanionFailureCode,
+    clip(error.message, 300) ?? code.slice(0, 300),
+    clip(error.requestId, 64),
+  );
 }

@@ -1,20 +1,24 @@
-import { effect } from '@preact/signals-core';
-import { Component, createRef, Fragment, h } from 'preact';
+import { Component, type ComponentType, createRef, Fragment, h } from 'preact';
+import { loadCardChunk } from '#chunks';
 import type { CheckoutModel, CheckoutResult, CheckoutStep } from '../flow/checkout-model';
+import { CompanionFailure, type CustomerDetails, type HttpCompanion } from '../flow/companion';
 import { BankPanel } from './channels/bank/BankPanel';
 import type { BankWindow } from './channels/bank/bank-window';
+import type { CardStepProps } from './channels/card';
 import { TransferPanel } from './channels/transfer';
-import { loadCardChunk } from '#chunks';
 import { fill, type Messages } from './messages';
 import { ChannelPicker } from './ui/ChannelPicker';
-import { Lazy, Waiting } from './ui/Lazy';
 import { amountDue, formatMoney } from './ui/format';
+import { Lazy, Waiting } from './ui/Lazy';
 
 interface CheckoutProps {
   readonly model: CheckoutModel;
   readonly messages: Messages;
   readonly locale: string;
   readonly bank: BankWindow;
+  /** For the card chunk, which makes its own calls. */
+  readonly companion: HttpCompanion;
+  readonly customer?: CustomerDetails | undefined;
   /** The dialog is done: the customer closed it, or pressed Done. */
   readonly onDone: (result: CheckoutResult) => void;
 }
@@ -38,36 +42,6 @@ function errorText(step: Extract<CheckoutStep, { kind: 'error' }>, messages: Mes
   }
 }
 
-/** What the live region says when the step changes. */
-function stepAnnouncement(step: CheckoutStep, messages: Messages, locale: string): string {
-  switch (step.kind) {
-    case 'choosing':
-      return messages.statusChoosing;
-    case 'transfer':
-      return step.phase === 'awaiting'
-        ? fill(messages.statusTransferReady, {
-            amount: formatMoney(amountDue(step.payment), locale),
-          })
-        : messages.confirmingTitle;
-    case 'succeeded':
-      return messages.succeededTitle;
-    case 'failed':
-      return messages.failedTitle;
-    case 'bank':
-      return step.phase === 'processing' ? messages.processing : messages.bankTitle;
-    case 'challenge':
-      return messages.challengeTitle;
-    case 'processing':
-      return messages.processing;
-    case 'expired':
-      return messages.expiredTitle;
-    case 'error':
-      return errorText(step, messages);
-    default:
-      return '';
-  }
-}
-
 function milestoneAnnouncement(minutes: number | null, messages: Messages): string {
   if (minutes === null || minutes === 0) return '';
   return minutes === 1 ? messages.oneMinuteLeft : fill(messages.minutesLeft, { minutes });
@@ -88,13 +62,7 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
     if (dialog && !dialog.open) dialog.showModal();
     const { model } = this.props;
     // The whole (small) tree redraws when the model moves; no per-component subscriptions.
-    this.stopRedrawing = effect(() => {
-      void model.step.value;
-      void model.session.value;
-      void model.secondsLeft.value;
-      void model.milestone.value;
-      this.forceUpdate();
-    });
+    this.stopRedrawing = model.subscribe(() => this.forceUpdate());
   }
 
   override componentDidUpdate(): void {
@@ -105,7 +73,7 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
     const news = milestone !== this.lastMilestone;
     this.lastMilestone = milestone;
     // Each new step takes focus to its newest heading, so keyboard and screen reader users follow.
-    const key = `${step.kind}:${'phase' in step ? step.phase : ''}:${'busy' in step && step.busy}:${this.state.leaving}`;
+    const key = `${step.kind}:${'phase' in step ? step.phase : ''}:${this.state.leaving}`;
     if (key !== this.focusedFor) {
       this.focusedFor = key;
       const headings = this.body.current?.querySelectorAll<HTMLElement>('[data-step-heading]');
@@ -131,14 +99,16 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
   };
 
   override render() {
-    const { model, messages, locale, bank, onDone } = this.props;
+    const { model, messages, locale, bank, companion, customer, onDone } = this.props;
     const { leaving, flash } = this.state;
     const step = model.step.peek();
     const session = model.session.peek();
+    // Each step's heading takes focus and is read out; the live region adds what focus cannot
+    // say: why something failed, a countdown warning, "copied".
     const announcement =
       flash ||
       milestoneAnnouncement(model.milestone.peek(), messages) ||
-      stepAnnouncement(step, messages, locale);
+      (step.kind === 'error' ? errorText(step, messages) : '');
     return (
       <dialog
         ref={this.dialog}
@@ -153,7 +123,7 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
           <div>
             <h2 id="paydrop-title">{session?.description ?? messages.dialogLabel}</h2>
             {session ? (
-              <p class="total">
+              <p class="total muted">
                 {fill(messages.payAmount, { amount: formatMoney(session.amount, locale) })}
               </p>
             ) : null}
@@ -168,6 +138,20 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
           </button>
         </header>
         <div class="body" ref={this.body}>
+          {/* The step stays mounted while "leave?" is asked, so nothing under way is lost. */}
+          <div class="step" hidden={leaving}>
+            <StepView
+              step={step}
+              model={model}
+              messages={messages}
+              locale={locale}
+              bank={bank}
+              companion={companion}
+              customer={customer}
+              announce={this.announce}
+              onDone={onDone}
+            />
+          </div>
           {leaving ? (
             <>
               <h3 tabIndex={-1} data-step-heading>
@@ -191,17 +175,7 @@ export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash
                 </button>
               </div>
             </>
-          ) : (
-            <StepView
-              step={step}
-              model={model}
-              messages={messages}
-              locale={locale}
-              bank={bank}
-              announce={this.announce}
-              onDone={onDone}
-            />
-          )}
+          ) : null}
         </div>
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
           {announcement}
@@ -217,44 +191,21 @@ interface StepViewProps {
   readonly messages: Messages;
   readonly locale: string;
   readonly bank: BankWindow;
+  readonly companion: HttpCompanion;
+  readonly customer?: CustomerDetails | undefined;
   readonly announce: (text: string) => void;
   readonly onDone: (result: CheckoutResult) => void;
 }
 
-type CardChunk = Awaited<ReturnType<typeof loadCardChunk>>;
-let cardParts: Promise<{
-  Fields: ReturnType<CardChunk['createCardFields']>;
-  Frame: ReturnType<CardChunk['createChallengeFrame']>;
-  chunk: CardChunk;
-  sheet: CSSStyleSheet;
-}> | null = null;
+let cardStep: Promise<ComponentType<CardStepProps>> | null = null;
 
-/** The card chunk, made once with this bundle's Preact; its styles join the dialog's. */
-function loadCard() {
-  cardParts ??= loadCardChunk().then((chunk) => {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(chunk.cardCss);
-    const preact = { h, Component, Fragment };
-    return {
-      Fields: chunk.createCardFields(preact),
-      Frame: chunk.createChallengeFrame(preact),
-      chunk,
-      sheet,
-    };
-  });
-  // A failed load may be tried again.
-  return cardParts.catch((error) => {
-    cardParts = null;
+/** The card chunk, made once with this bundle's Preact; a failed load may be tried again. */
+function loadCard(): Promise<ComponentType<CardStepProps>> {
+  cardStep ??= loadCardChunk().then((chunk) => chunk.createCardStep({ h, Component, Fragment }));
+  return cardStep.catch((error: unknown) => {
+    cardStep = null;
     throw error;
   });
-}
-
-/** The dialog's shadow root adopts a chunk's styles once. */
-function adopt(node: Element | null, sheet: CSSStyleSheet): void {
-  const root = node?.getRootNode() as ShadowRoot | undefined;
-  if (root?.adoptedStyleSheets && !root.adoptedStyleSheets.includes(sheet)) {
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-  }
 }
 
 function OtherMethod({ model, messages }: { model: CheckoutModel; messages: Messages }) {
@@ -265,7 +216,8 @@ function OtherMethod({ model, messages }: { model: CheckoutModel; messages: Mess
   ) : null;
 }
 
-function StepView({ step, model, messages, locale, bank, announce, onDone }: StepViewProps) {
+function StepView(props: StepViewProps) {
+  const { step, model, messages, locale, bank, companion, customer, announce, onDone } = props;
   switch (step.kind) {
     case 'loading':
       return <Waiting text={messages.loading} />;
@@ -308,54 +260,28 @@ function StepView({ step, model, messages, locale, bank, announce, onDone }: Ste
     case 'card': {
       const amount = model.session.peek()?.amount;
       return (
-        <>
-          <h3 tabIndex={-1} data-step-heading={!step.busy || undefined}>
-            {messages.cardTitle}
-          </h3>
-          {step.refused ? <p class="error">{messages.cardRefused}</p> : null}
-          {step.busy ? (
-            <p class="muted" tabIndex={-1} data-step-heading>
-              {messages.processing}
-            </p>
-          ) : null}
-          <Lazy load={loadCard} messages={messages}>
-            {({ Fields, chunk, sheet }) => (
-              <div ref={(node) => adopt(node, sheet)}>
-                <Fields
-                  messages={locale.startsWith('fr') ? chunk.cardMessagesFr : chunk.cardMessagesEn}
-                  amountText={amount ? formatMoney(amount, locale) : ''}
-                  now={() => new Date()}
-                  busy={step.busy}
-                  onSubmit={(card) => model.payByCard(card)}
-                />
-              </div>
-            )}
-          </Lazy>
-          {step.busy ? null : <OtherMethod model={model} messages={messages} />}
-        </>
+        <Lazy
+          load={loadCard}
+          messages={messages}
+          // Offline: the error step's Try again comes back here and loads it again.
+          failed={() =>
+            model.fail(new CompanionFailure('network', 'The card form could not load.'))
+          }
+        >
+          {(CardStep) => (
+            <CardStep
+              model={model}
+              companion={companion}
+              customer={customer}
+              locale={locale}
+              messages={messages}
+              amountText={amount ? formatMoney(amount, locale) : ''}
+              other={<OtherMethod model={model} messages={messages} />}
+            />
+          )}
+        </Lazy>
       );
     }
-    case 'challenge':
-      return (
-        <>
-          <h3 tabIndex={-1} data-step-heading>
-            {messages.challengeTitle}
-          </h3>
-          <p class="muted">{messages.challengeText}</p>
-          <Lazy load={loadCard} messages={messages}>
-            {({ Frame, sheet }) => (
-              <div ref={(node) => adopt(node, sheet)}>
-                <Frame
-                  url={step.url}
-                  reference={step.payment.reference}
-                  title={messages.challengeTitle}
-                  onComplete={() => model.challengeCompleted()}
-                />
-              </div>
-            )}
-          </Lazy>
-        </>
-      );
     case 'processing':
       return <Waiting text={messages.processing} />;
     case 'succeeded':
@@ -413,7 +339,7 @@ function StepView({ step, model, messages, locale, bank, announce, onDone }: Ste
       return (
         <div class="state">
           <h3 tabIndex={-1} data-step-heading>
-            {messages.errorTitle}
+            {step.code === 'already_paid' ? messages.alreadyPaidTitle : messages.errorTitle}
           </h3>
           <p class="muted">{errorText(step, messages)}</p>
           {step.code === 'no_channels' ||

@@ -22,3 +22,7 @@ export function loadCardChunk(): Promise<typeof import('./channels/card')> {
 export function loadQrChunk(): Promise<typeof import('./qr')> {
   return chunk('paydrop-qr.js');
 }
+
+export function loadReturnChunk(): Promise<typeof import('./return')> {
+  return chunk('paydrop-return.js');
+}

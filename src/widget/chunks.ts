@@ -16,3 +16,7 @@ export function loadCardChunk(): Promise<typeof import('./channels/card')> {
 export function loadQrChunk(): Promise<typeof import('./qr')> {
   return import('./qr');
 }
+
+export function loadReturnChunk(): Promise<typeof import('./return')> {
+  return import('./return');
+}

@@ -4,14 +4,13 @@
  */
 import {
   CompanionFailure,
-  type CompanionPort,
+  type HttpCompanion,
   type PaymentStatus,
-  parseAuthentication,
   parseFailure,
-  parseFinalization,
   parseInitiation,
   parseSession,
   parseStatus,
+  STATUSES,
 } from '../flow/companion';
 
 const TIMEOUT_MS = 20_000;
@@ -19,7 +18,7 @@ const TIMEOUT_MS = 20_000;
 export function createCompanionHttp(
   endpoint: string,
   fetcher: typeof fetch = fetch,
-): CompanionPort {
+): HttpCompanion {
   const base = endpoint.replace(/\/+$/, '');
   const origin = new URL(base, document.baseURI).origin;
 
@@ -71,12 +70,8 @@ export function createCompanionHttp(
     async initiate(token, request) {
       return parseInitiation(await call('POST', '/initiate', token, request));
     },
-    async authenticate(token) {
-      return parseAuthentication(await call('POST', '/authenticate', token), origin);
-    },
-    async finalize(token) {
-      return parseFinalization(await call('POST', '/finalize', token));
-    },
+    origin,
+    post: (path, token) => call('POST', path, token),
     async status(token) {
       return parseStatus(await call('GET', '/status', token));
     },
@@ -85,14 +80,10 @@ export function createCompanionHttp(
       const source = new EventSource(`${base}/events?token=${encodeURIComponent(token)}`);
       source.addEventListener('status', (event) => {
         try {
-          const data = JSON.parse((event as MessageEvent<string>).data) as { status?: unknown };
-          if (
-            data.status === 'SUCCESSFUL' ||
-            data.status === 'FAILED' ||
-            data.status === 'PENDING'
-          ) {
-            onStatus(data.status as PaymentStatus);
-          }
+          const { status } = JSON.parse((event as MessageEvent<string>).data) as {
+            status?: PaymentStatus;
+          };
+          if (status && STATUSES.includes(status)) onStatus(status);
         } catch {
           // A malformed event is ignored; polling still runs.
         }

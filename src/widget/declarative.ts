@@ -4,8 +4,9 @@
  * `data-paydrop-locale`. Outcomes are dispatched on the element as `paydrop:success`,
  * `paydrop:failure`, `paydrop:pending` and `paydrop:close` events.
  */
-import type { OpenOptions } from './options';
+
 import { open, resume } from './open';
+import type { OpenOptions } from './options';
 
 const SELECTOR = '[data-paydrop-order],[data-paydrop-link]';
 
@@ -45,6 +46,6 @@ export function bindDeclarative(root: Document): () => void {
   root.addEventListener('click', onClick);
   // Back from the bank after a full-page redirect: the payment is picked up again, and its
   // events are dispatched on the document element.
-  resume(reportingTo(root.documentElement));
+  void resume(reportingTo(root.documentElement));
   return () => root.removeEventListener('click', onClick);
 }

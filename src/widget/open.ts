@@ -2,17 +2,17 @@
  * `open()`: the small imperative shell around the Preact dialog. It creates the host element and
  * its shadow root, renders, and returns a handle; closing undoes everything opening did.
  */
-import { effect } from '@preact/signals-core';
 import { h, render } from 'preact';
+import { loadReturnChunk } from '#chunks';
 import { type CheckoutResult, createCheckoutModel } from '../flow/checkout-model';
 import type { Clock } from '../flow/clock';
 import type { PaymentView } from '../flow/companion';
 import type { Channel } from '../protocol';
-import { createBankWindow, REDIRECT_KEY, type SavedRedirect } from './channels/bank/bank-window';
 import { Checkout } from './Checkout';
+import { createBankWindow, type SavedRedirect } from './channels/bank/bank-window';
 import { createCompanionHttp } from './companion-http';
 import { loadMessages } from './messages';
-import { checkOptions, type OpenOptions, themeCss } from './options';
+import { checkOptions, type OpenOptions } from './options';
 import STYLES from './styles.css?inline';
 
 /** A checkout that is open: close it, or wait for its result. */
@@ -25,9 +25,6 @@ export interface CheckoutHandle {
 
 /** The channels this build can take a customer through. */
 const SUPPORTED_CHANNELS: readonly Channel[] = ['PayByTransfer', 'PayByAccount', 'Card'];
-
-/** Marks the merchant page a full-page bank redirect came back to. */
-const RETURN_PARAM = 'paydrop_return';
 
 // One open checkout per document: opening again returns it instead of stacking a second dialog.
 const openCheckouts = new WeakMap<Document, CheckoutHandle>();
@@ -60,34 +57,15 @@ export function open(options: OpenOptions): CheckoutHandle {
 /**
  * After a full-page redirect to the bank (where the browser blocked its window), the bank sends
  * the customer back to this page with `?paydrop_return=`: this opens the checkout again on that
- * payment, which ends as it would have in the window. Returns null when there is nothing to resume.
- * @example Paydrop.resume({ onSuccess: (payment) => showReceipt(payment) });
+ * payment, which ends as it would have in the window. Null when there is nothing to resume.
+ * @example await Paydrop.resume({ onSuccess: (payment) => showReceipt(payment) });
  */
-export function resume(
+export async function resume(
   options: Omit<OpenOptions, 'endpoint' | 'order' | 'link'> = {},
-): CheckoutHandle | null {
-  if (typeof location === 'undefined') return null;
-  const url = new URL(location.href);
-  const reference = url.searchParams.get(RETURN_PARAM);
-  if (!reference) return null;
-  let saved: SavedRedirect | null = null;
-  try {
-    saved = JSON.parse(sessionStorage.getItem(REDIRECT_KEY) ?? 'null');
-  } catch {
-    // Unreadable: nothing to resume.
-  }
-  if (
-    typeof saved?.token !== 'string' ||
-    saved.payment?.reference !== reference ||
-    typeof saved.endpoint !== 'string'
-  ) {
-    return null;
-  }
-  // A reload of this page is an ordinary visit again.
-  url.searchParams.delete(RETURN_PARAM);
-  history.replaceState(history.state, '', url.href);
-  sessionStorage.removeItem(REDIRECT_KEY);
-  return openCheckout({ ...options, endpoint: saved.endpoint, ...saved.target }, saved);
+): Promise<CheckoutHandle | null> {
+  if (typeof location === 'undefined' || !location.search.includes('paydrop_return=')) return null;
+  const saved = (await loadReturnChunk()).pickUp();
+  return saved && openCheckout({ ...options, endpoint: saved.endpoint, ...saved.target }, saved);
 }
 
 function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHandle {
@@ -105,11 +83,12 @@ function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHa
   const host = document.createElement('paydrop-checkout');
   const shadow = host.attachShadow({ mode: 'open' });
   const sheet = new CSSStyleSheet();
-  sheet.replaceSync(STYLES + themeCss(checked.theme));
+  sheet.replaceSync(STYLES);
   shadow.adoptedStyleSheets = [sheet];
 
+  const companion = createCompanionHttp(checked.endpoint);
   const model = createCheckoutModel({
-    companion: createCompanionHttp(checked.endpoint),
+    companion,
     clock: browserClock,
     target:
       checked.order !== undefined ? { order: checked.order } : { link: checked.link as string },
@@ -132,8 +111,8 @@ function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHa
   });
   let reported: CheckoutResult | null = null;
   // The outcome reaches the page the moment it is known, not when the dialog closes.
-  const stopReporting = effect(() => {
-    const outcome = model.outcome.value;
+  const stopReporting = model.subscribe(() => {
+    const outcome = model.outcome.peek();
     if (!outcome || outcome === reported) return;
     reported = outcome;
     if (outcome.status === 'succeeded') {
@@ -175,7 +154,19 @@ function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHa
   // The session and (for French) the catalogue load side by side; the dialog opens with both.
   void model.start();
   void loadMessages(locale, checked.messages).then((messages) => {
-    if (!closed) render(h(Checkout, { model, messages, locale, bank, onDone: finish }), shadow);
+    if (!closed)
+      render(
+        h(Checkout, {
+          model,
+          messages,
+          locale,
+          bank,
+          companion,
+          customer: checked.customer,
+          onDone: finish,
+        }),
+        shadow,
+      );
   });
   return handle;
 }

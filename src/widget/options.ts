@@ -3,16 +3,8 @@
  * naming it, and nothing is opened.
  */
 import type { CheckoutResult, CheckoutStep, PaymentSummary } from '../flow/checkout-model';
+import type { CardMessages } from './channels/card/messages';
 import type { Messages } from './messages';
-
-export interface CheckoutTheme {
-  /** The brand colour of buttons and focus rings, e.g. '#0a7d5a'. */
-  readonly brandColor?: string;
-  /** Corner radius of the dialog, e.g. '12px'. */
-  readonly radius?: string;
-  /** Font family, e.g. 'Inter, system-ui, sans-serif'. */
-  readonly fontFamily?: string;
-}
 
 export interface CheckoutEvent {
   readonly type: 'step';
@@ -43,9 +35,8 @@ export interface OpenOptions {
   };
   /** BCP 47 locale for texts and amounts, e.g. 'fr' or 'en-NG'. Default: the page's language. */
   readonly locale?: string;
-  readonly theme?: CheckoutTheme;
   /** Your own wording for any message. */
-  readonly messages?: Partial<Messages>;
+  readonly messages?: Partial<Messages & CardMessages>;
   /** The payment is confirmed by the provider. */
   readonly onSuccess?: (payment: PaymentSummary) => void;
   /** The payment failed, or the checkout could not continue. */
@@ -60,10 +51,6 @@ export interface OpenOptions {
 
 const CALLBACKS = ['onSuccess', 'onFailure', 'onPending', 'onClose', 'onEvent'] as const;
 const IDENTIFIER = /^[\w.:-]{1,128}$/;
-const COLOR = /^(#[\da-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\)|[a-z]{3,20})$/i;
-const LENGTH = /^\d{1,3}(\.\d+)?(px|rem|em|%)$/;
-const FONT = /^[\w\s,"'-]{1,120}$/;
-
 function fail(message: string): never {
   throw new TypeError(`Paydrop.open: ${message}`);
 }
@@ -73,12 +60,12 @@ export function checkOptions(options: unknown): OpenOptions {
     fail('pass an options object, e.g. { endpoint, order }.');
   const given = options as Record<string, unknown>;
   if (typeof given.endpoint !== 'string' || given.endpoint.trim() === '') {
-    fail('"endpoint" is required: where your companion handler is mounted, e.g. "/api/checkout".');
+    fail('"endpoint" is required: the companion\'s path, e.g. "/api/checkout".');
   }
   const hasOrder = given.order !== undefined;
   const hasLink = given.link !== undefined;
   if (hasOrder === hasLink)
-    fail('give either "order" (your order id) or "link" (a payment link alias), not both.');
+    fail('give "order" (your order id) or "link" (a payment link alias), not both.');
   const target = hasOrder ? 'order' : 'link';
   if (typeof given[target] !== 'string' || !IDENTIFIER.test(given[target] as string)) {
     fail(`"${target}" must be 1 to 128 letters, digits or . _ : -`);
@@ -87,20 +74,12 @@ export function checkOptions(options: unknown): OpenOptions {
     try {
       new Intl.Locale(String(given.locale));
     } catch {
-      fail(
-        `"locale" must be a language tag such as "en" or "fr-FR", not "${String(given.locale)}".`,
-      );
+      fail(`"locale" must be a language tag such as "fr-FR", not "${String(given.locale)}".`);
     }
   }
-  const theme = given.theme as Record<string, unknown> | undefined;
-  if (theme !== undefined) {
-    if (typeof theme !== 'object' || theme === null) fail('"theme" must be an object.');
-    if (theme.brandColor !== undefined && !COLOR.test(String(theme.brandColor)))
-      fail('"theme.brandColor" must be a CSS colour such as "#0a7d5a".');
-    if (theme.radius !== undefined && !LENGTH.test(String(theme.radius)))
-      fail('"theme.radius" must be a CSS length such as "12px".');
-    if (theme.fontFamily !== undefined && !FONT.test(String(theme.fontFamily)))
-      fail('"theme.fontFamily" must be a font list such as "Inter, sans-serif".');
+  if (given.theme !== undefined) {
+    // Theming is CSS, from the page's own stylesheet: no option can inject a rule.
+    fail('"theme" is set in CSS: paydrop-checkout { --paydrop-brand: #0a7d5a; }');
   }
   if (
     given.messages !== undefined &&
@@ -125,15 +104,4 @@ export function checkOptions(options: unknown): OpenOptions {
     }
   }
   return given as unknown as OpenOptions;
-}
-
-/** The theme as CSS for the shadow root; values were checked above, so they cannot break out. */
-export function themeCss(theme: CheckoutTheme | undefined): string {
-  if (!theme) return '';
-  const rules = [
-    theme.brandColor ? `--paydrop-brand: ${theme.brandColor};` : '',
-    theme.radius ? `--paydrop-radius: ${theme.radius};` : '',
-    theme.fontFamily ? `--paydrop-font: ${theme.fontFamily};` : '',
-  ].join(' ');
-  return `:host { ${rules} }`;
 }

@@ -36,6 +36,9 @@ export function createQrCode(preact: HostPreact): ComponentType<QrCodeProps> {
         role: 'img',
         'aria-label': label,
         viewBox: `0 0 ${size} ${size}`,
+        // Sized by attributes, so the host needs no stylesheet rule for it.
+        width: 200,
+        height: 200,
         'shape-rendering': 'crispEdges',
         xmlns: 'http://www.w3.org/2000/svg',
       },

@@ -1,4 +1,4 @@
-import { Component, h } from 'preact';
+import { Fragment, h } from 'preact';
 import type { ChannelChoice } from '../../flow/companion';
 import type { Channel } from '../../protocol';
 import type { Messages } from '../messages';
@@ -13,47 +13,29 @@ export function channelLabel(channel: Channel, messages: Messages): string {
   return messages[`channel${channel}`];
 }
 
-/** The channels as a labelled radio group, chosen with the keyboard as well as the pointer. */
-export class ChannelPicker extends Component<ChannelPickerProps, { chosen: Channel }> {
-  override state = { chosen: this.props.channels[0]?.name ?? ('PayByTransfer' as Channel) };
-
-  override render() {
-    const { channels, messages, onChoose } = this.props;
-    return (
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          onChoose(this.state.chosen);
-        }}
-      >
-        <fieldset>
-          <legend>
-            <h3 tabIndex={-1} data-step-heading>
-              {messages.chooseMethod}
-            </h3>
-          </legend>
-          {channels.map((channel) => (
-            <label class="choice" key={channel.name}>
-              <input
-                type="radio"
-                name="paydrop-channel"
-                value={channel.name}
-                checked={this.state.chosen === channel.name}
-                onChange={() => this.setState({ chosen: channel.name })}
-              />
-              <span>
-                {channelLabel(channel.name, messages)}
-                {channel.description ? <small>{channel.description}</small> : null}
-              </span>
-            </label>
-          ))}
-        </fieldset>
-        <div class="actions">
-          <button type="submit" class="primary">
-            {messages.continue}
+/**
+ * One button per channel: a single click (or Enter) starts it. That click is also the one the
+ * bank's window must be opened in, so blockers allow it.
+ */
+export function ChannelPicker({ channels, messages, onChoose }: ChannelPickerProps) {
+  return (
+    <>
+      <h3 tabIndex={-1} data-step-heading>
+        {messages.chooseMethod}
+      </h3>
+      <div class="actions">
+        {channels.map((channel) => (
+          <button
+            type="button"
+            class="secondary choice"
+            key={channel.name}
+            onClick={() => onChoose(channel.name)}
+          >
+            {channelLabel(channel.name, messages)}
+            {channel.description ? <small>{channel.description}</small> : null}
           </button>
-        </div>
-      </form>
-    );
-  }
+        ))}
+      </div>
+    </>
+  );
 }

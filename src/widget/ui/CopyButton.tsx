@@ -39,7 +39,7 @@ export class CopyButton extends Component<CopyButtonProps, { copied: boolean }> 
     return (
       <button
         type="button"
-        class="copy"
+        class="secondary copy"
         aria-label={fill(messages.copyLabel, { what })}
         onClick={this.copy}
       >

@@ -15,23 +15,20 @@ export function Waiting({ text }: { readonly text: string }) {
 interface LazyProps<T> {
   readonly load: () => Promise<T>;
   readonly messages: Messages;
+  /** The chunk could not be loaded (offline, or a blocked file); the host decides what then. */
+  readonly failed: () => void;
   readonly children: (loaded: T) => ComponentChildren;
 }
 
-/** Renders what a lazily loaded chunk brings, with a way out if it cannot be loaded. */
-export class Lazy<T> extends Component<LazyProps<T>, { loaded?: T; failed?: boolean }> {
+/** Renders what a lazily loaded chunk brings; until then, a spinner. */
+export class Lazy<T> extends Component<LazyProps<T>, { loaded?: T }> {
   private live = true;
 
-  private fetch = () => {
-    this.setState({ failed: false });
+  override componentDidMount(): void {
     this.props.load().then(
       (loaded) => this.live && this.setState({ loaded }),
-      () => this.live && this.setState({ failed: true }),
+      () => this.live && this.props.failed(),
     );
-  };
-
-  override componentDidMount(): void {
-    this.fetch();
   }
 
   override componentWillUnmount(): void {
@@ -39,19 +36,7 @@ export class Lazy<T> extends Component<LazyProps<T>, { loaded?: T; failed?: bool
   }
 
   override render() {
-    const { messages, children } = this.props;
-    const { loaded, failed } = this.state;
-    if (loaded) return <>{children(loaded)}</>;
-    return failed ? (
-      <div class="state">
-        <p class="muted">{messages.errorNetwork}</p>
-        <button type="button" class="secondary" onClick={this.fetch}>
-          {messages.tryAgain}
-        </button>
-      </div>
-    ) : (
-      <Waiting text={messages.loading} />
-    );
+    const { loaded } = this.state;
+    return loaded ? this.props.children(loaded) : <Waiting text={this.props.messages.loading} />;
   }
 }
-

@@ -1,9 +1,9 @@
 import { Component, type ComponentChildren, Fragment, h } from 'preact';
+import { loadQrChunk } from '#chunks';
 import type { BankPhase, CheckoutModel } from '../../../flow/checkout-model';
 import type { PaymentView } from '../../../flow/companion';
-import { loadQrChunk } from '#chunks';
-import { Lazy, Waiting } from '../../ui/Lazy';
 import type { Messages } from '../../messages';
+import { Lazy, Waiting } from '../../ui/Lazy';
 import type { BankWindow } from './bank-window';
 
 interface BankPanelProps {
@@ -68,15 +68,15 @@ export class BankPanel extends Component<BankPanelProps, { qr?: boolean }> {
               {messages.usePhone}
             </button>
           )}
-          {other}
+          {phase === 'opened' ? null : other}
         </div>
         {this.state.qr ? (
-          <Lazy load={loadQr} messages={messages}>
+          <Lazy load={loadQr} messages={messages} failed={() => this.setState({ qr: false })}>
             {(QrCode) => (
-              <figure class="qr-box">
+              <div class="state">
                 <QrCode text={url} label={messages.qrLabel} />
-                <figcaption class="muted">{messages.phoneText}</figcaption>
-              </figure>
+                <p class="muted">{messages.phoneText}</p>
+              </div>
             )}
           </Lazy>
         ) : null}

@@ -2,19 +2,17 @@
  * The bank's window for PayByAccount, kept outside Preact because its life is not the dialog's:
  * it is opened in the very click that chose the channel (a popup opened after an `await` is
  * blocked), sent to the bank once the link arrives, watched until it closes, and the bank's
- * return is heard from the companion's return page (BroadcastChannel, or a storage event where
- * that is missing; never `window.opener`, which the bank's page is cut off from).
+ * return is heard from the companion's return page through a same-origin BroadcastChannel (in
+ * every browser since 2022; never `window.opener`, which the bank's page is cut off from).
  */
-import { effect } from '@preact/signals-core';
+
+import { loadReturnChunk } from '#chunks';
 import type { CheckoutModel } from '../../../flow/checkout-model';
 import { isSafeUrl, type PaymentView } from '../../../flow/companion';
 
 const NAME = 'paydrop-bank';
 const FEATURES = 'popup,width=480,height=720';
 const RETURN = 'paydrop:bank-return';
-
-/** Where a full-page redirect keeps what the page needs to pick the payment up on its return. */
-export const REDIRECT_KEY = 'paydrop:redirect';
 
 export interface SavedRedirect {
   readonly endpoint: string;
@@ -42,20 +40,11 @@ export function createBankWindow(
       model.bankReturned(message.reference);
     }
   };
-  const onStorage = (event: StorageEvent) => {
-    if (event.key !== RETURN || !event.newValue) return;
-    try {
-      heard(JSON.parse(event.newValue));
-    } catch {
-      // Not ours.
-    }
-  };
 
   function listen(): void {
     if (channel) return;
     channel = new BroadcastChannel('paydrop');
     channel.onmessage = (event) => heard(event.data);
-    addEventListener('storage', onStorage);
   }
 
   function send(url: string): void {
@@ -74,8 +63,8 @@ export function createBankWindow(
     }, 500);
   }
 
-  const stopFollowing = effect(() => {
-    const step = model.step.value;
+  const stopFollowing = model.subscribe(() => {
+    const step = model.step.peek();
     if (step.kind === 'bank') {
       listen();
       if (step.phase === 'ready' && popup && !navigated && step.payment.bankAuthUrl) {
@@ -114,13 +103,14 @@ export function createBankWindow(
         return;
       }
       const saved = redirect(payment);
-      if (!saved) return;
-      try {
-        sessionStorage.setItem(REDIRECT_KEY, JSON.stringify(saved));
-      } catch {
-        // Without storage the page still comes back; the order's session picks the payment up.
+      // The way there and back is a chunk of its own: most customers never need it.
+      // Without it, the customer still goes: opening the order again picks the payment up.
+      if (saved) {
+        loadReturnChunk().then(
+          (chunk) => chunk.redirectToBank(saved, url),
+          () => location.assign(url),
+        );
       }
-      location.assign(url);
     },
 
     focus(): void {
@@ -131,7 +121,6 @@ export function createBankWindow(
       stopFollowing();
       clearInterval(closedTimer);
       channel?.close();
-      removeEventListener('storage', onStorage);
       if (popup && !navigated) popup.close();
     },
   };

@@ -15,7 +15,9 @@ export interface ChallengeFrameProps {
 /**
  * The card issuer's challenge, framed from the companion's origin (the merchant's CSP needs no
  * bank's domain). That page holds the issuer's markup in a sandboxed frame of its own, without
- * same-origin access and without top navigation, and relays only the completion message.
+ * same-origin access and without top navigation, and relays only the completion message. This
+ * outer frame is the companion's own page and is not sandboxed: sandboxing a same-origin page
+ * with scripts allowed protects nothing (it could lift its own sandbox), and Chromium warns.
  * Sized as EMV 3-D Secure's 390 × 400 challenge window, which fits a phone.
  */
 export function createChallengeFrame(preact: HostPreact): ComponentType<ChallengeFrameProps> {
@@ -47,9 +49,6 @@ export function createChallengeFrame(preact: HostPreact): ComponentType<Challeng
         class: 'challenge-frame',
         title,
         src: url,
-        // Also sandboxed here: the companion's page may run its relay, but never navigate the
-        // merchant's page. allow-same-origin keeps it its own origin, so its messages are checked.
-        sandbox: 'allow-scripts allow-forms allow-same-origin',
         referrerpolicy: 'no-referrer',
         ref: (element: HTMLIFrameElement | null) => {
           this.frame = element;

@@ -20,6 +20,7 @@ export function isChallengeCompletion(
   return (
     typeof data === 'object' &&
     data !== null &&
+    !Array.isArray(data) &&
     data.type === 'paydrop:challenge-completed' &&
     data.reference === expected.reference &&
     (data.outcome === 'passed' || data.outcome === 'failed')

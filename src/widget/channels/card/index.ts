@@ -1,7 +1,15 @@
 // The paydrop-card chunk: loaded only when the customer chooses Card.
 export type { CardFieldsProps, HostPreact } from './CardFields';
 export { createCardFields } from './CardFields';
+export { type CardStepProps, createCardStep } from './CardStep';
 export { type ChallengeFrameProps, createChallengeFrame } from './ChallengeFrame';
+export {
+  type CardFlow,
+  type CardFlowHost,
+  type CardFlowState,
+  CHALLENGE_TIMEOUT_MS,
+  createCardFlow,
+} from './card-flow';
 export type {
   CardBrand,
   CardDetails,
@@ -12,8 +20,3 @@ export type {
 export { isChallengeCompletion } from './challenge-message';
 export type { CardMessageKey, CardMessages } from './messages';
 export { cardMessagesEn, cardMessagesFr } from './messages';
-
-import CARD_CSS from './card.css?inline';
-
-/** The chunk's styles, for the dialog to adopt beside its own. */
-export const cardCss: string = CARD_CSS;

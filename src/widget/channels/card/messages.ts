@@ -3,6 +3,12 @@
  * who never choose Card never download them. `{name}` marks a value filled in at run time.
  */
 export const cardMessagesEn = {
+  cardTitle: 'Pay by card',
+  cardRefused: 'Your card details were refused. Check them and try again.',
+  processing: 'Processing your payment…',
+  challengeTitle: 'Verify it’s you',
+  challengeText: 'Your card issuer asks you to confirm this payment.',
+  challengeFrameLabel: 'Verification by your card issuer',
   numberLabel: 'Card number',
   expiryLabel: 'Expiry date (MM / YY)',
   cvcLabel: 'Security code',
@@ -31,6 +37,12 @@ export type CardMessages = Readonly<Record<CardMessageKey, string>>;
 
 /** Les textes des champs de carte, en français. Les marques gardent leur nom. */
 export const cardMessagesFr: CardMessages = {
+  cardTitle: 'Payer par carte',
+  cardRefused: 'Les données de votre carte ont été refusées. Vérifiez-les et réessayez.',
+  processing: 'Paiement en cours…',
+  challengeTitle: 'Confirmez votre identité',
+  challengeText: 'L’émetteur de votre carte vous demande de confirmer ce paiement.',
+  challengeFrameLabel: 'Vérification par l’émetteur de votre carte',
   numberLabel: 'Numéro de carte',
   expiryLabel: 'Date d’expiration (MM / AA)',
   cvcLabel: 'Code de sécurité',

@@ -1,0 +1,149 @@
+/**
+ * The card journey after the customer submits the card: initiate, the authentication check, the
+ * issuer's challenge when there is one (given up after 10 minutes), then finalize. Pure logic over
+ * injected ports, so it is tested without a DOM; it travels in the card chunk with the fields.
+ * The checkout's model takes over once the card is finalized (or the challenge is given up).
+ */
+import type { Clock } from '../../../flow/clock';
+import {
+  type CardCalls,
+  type CardDetails,
+  CompanionFailure,
+  type CompanionPort,
+  type CustomerDetails,
+  type PaymentStatus,
+  type PaymentView,
+} from '../../../flow/companion';
+
+/** A challenge nobody finishes is given up after this long. */
+export const CHALLENGE_TIMEOUT_MS = 10 * 60_000;
+
+export type CardFlowState =
+  /** The form; `refused` when the companion refused the card's details. */
+  | { readonly kind: 'entry'; readonly refused: boolean }
+  /** Initiating, checking, or finalizing: the form is locked. */
+  | { readonly kind: 'busy' }
+  | { readonly kind: 'challenge'; readonly url: string; readonly reference: string };
+
+/** What the card flow needs from the checkout around it. */
+export interface CardFlowHost {
+  readonly companion: Pick<CompanionPort, 'initiate'> & CardCalls;
+  readonly clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
+  /** The checkout's session token. */
+  readonly sessionToken: string;
+  readonly customer?: CustomerDetails | undefined;
+  /** A payment now exists: closing the checkout must not forget it. */
+  started(payment: PaymentView, token: string): void;
+  /** The card was finalized (or settled early): the checkout follows it to its outcome. */
+  finished(payment: PaymentView, token: string, status: PaymentStatus): void;
+  /** The challenge was abandoned for CHALLENGE_TIMEOUT_MS. */
+  timedOut(payment: PaymentView): void;
+  /** A call failed in a way the customer cannot fix here. */
+  failed(error: unknown): void;
+  /** Every state change, for the view to redraw. */
+  changed(state: CardFlowState): void;
+}
+
+export function createCardFlow(host: CardFlowHost) {
+  let state: CardFlowState = { kind: 'entry', refused: false };
+  let payment: { view: PaymentView; token: string } | null = null;
+  let timer: unknown = null;
+  let over = false;
+
+  function set(next: CardFlowState): void {
+    if (over) return;
+    state = next;
+    host.changed(next);
+  }
+
+  function stopTimer(): void {
+    if (timer !== null) host.clock.clearTimeout(timer);
+    timer = null;
+  }
+
+  function end(): void {
+    stopTimer();
+    over = true;
+  }
+
+  async function finalize(view: PaymentView, token: string): Promise<void> {
+    set({ kind: 'busy' });
+    try {
+      const { status } = await host.companion.finalize(token);
+      if (over) return;
+      end();
+      host.finished(view, token, status);
+    } catch (error) {
+      if (over) return;
+      end();
+      host.failed(error);
+    }
+  }
+
+  return {
+    get state(): CardFlowState {
+      return state;
+    },
+
+    /** The customer submitted a valid card. Ignored while a payment is already under way. */
+    async pay(card: CardDetails): Promise<void> {
+      if (over || state.kind !== 'entry') return;
+      set({ kind: 'busy' });
+      try {
+        payment = null;
+        const started = await host.companion.initiate(host.sessionToken, {
+          channel: 'Card',
+          card,
+          customer: host.customer,
+        });
+        if (over) return;
+        payment = { view: started.payment, token: started.token };
+        host.started(started.payment, started.token);
+        if (started.payment.status !== 'PENDING') {
+          end();
+          host.finished(started.payment, started.token, started.payment.status);
+          return;
+        }
+        const { challengeUrl } = await host.companion.authenticate(started.token);
+        if (over) return;
+        if (!challengeUrl) {
+          await finalize(started.payment, started.token);
+          return;
+        }
+        set({ kind: 'challenge', url: challengeUrl, reference: started.payment.reference });
+        timer = host.clock.setTimeout(() => {
+          timer = null;
+          if (over || state.kind !== 'challenge') return;
+          end();
+          host.timedOut(started.payment);
+        }, CHALLENGE_TIMEOUT_MS);
+      } catch (error) {
+        if (over) return;
+        if (!payment && error instanceof CompanionFailure && error.code === 'invalid') {
+          // The details were refused before any payment existed: the customer can correct them.
+          set({ kind: 'entry', refused: true });
+          return;
+        }
+        end();
+        host.failed(error);
+      }
+    },
+
+    /**
+     * The challenge page reported its end. Passed or failed, the companion finalizes and the
+     * provider's answer decides: a forged "passed" message cannot charge anything.
+     */
+    challengeCompleted(): void {
+      if (over || state.kind !== 'challenge' || !payment) return;
+      stopTimer();
+      void finalize(payment.view, payment.token);
+    },
+
+    /** The view is going away: nothing more happens. */
+    dispose(): void {
+      end();
+    },
+  };
+}
+
+export type CardFlow = ReturnType<typeof createCardFlow>;
