@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-// The channel picker on its own: a labelled radio group the customer can use with the keyboard.
+// The channel picker on its own: one button per channel, so the click that chooses is the one the
+// bank's window may open in.
 
 import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { h } from 'preact';
@@ -10,7 +11,7 @@ import { en } from '../../src/widget/messages/en';
 import { fr } from '../../src/widget/messages/fr';
 import { ChannelPicker, channelLabel } from '../../src/widget/ui/ChannelPicker';
 import { axeViolations } from './axe';
-import { pressArrow } from './setup-dom';
+import './setup-dom';
 
 function renderPicker(messages: Messages = en) {
   const onChoose = vi.fn<(channel: Channel) => void>();
@@ -29,49 +30,40 @@ function renderPicker(messages: Messages = en) {
 }
 
 describe('ChannelPicker', () => {
-  it('is a group named by its legend, one radio per channel with its description', () => {
+  it('asks "How would you like to pay?" over one button per channel, in order, with its description', () => {
     renderPicker();
-    const group = screen.getByRole('group', { name: 'How would you like to pay?' });
-    const radios = within(group).getAllByRole('radio') as HTMLInputElement[];
-    expect(radios.map((radio) => radio.value)).toEqual(['PayByTransfer', 'PayByAccount', 'Card']);
-    expect(within(group).getByRole('radio', { name: /^Bank transfer/ })).toBe(radios[0]);
-    expect(within(group).getByRole('radio', { name: 'Pay from your bank' })).toBe(radios[1]);
-    expect(within(group).getByRole('radio', { name: /^Card/ })).toBe(radios[2]);
-    expect(within(group).getByText('Visa, Mastercard, Verve')).toBeTruthy();
-    expect(radios.map((radio) => radio.checked)).toEqual([true, false, false]);
-    expect(new Set(radios.map((radio) => radio.name)).size).toBe(1);
+    expect(screen.getByRole('heading', { name: 'How would you like to pay?' })).toBeTruthy();
+    const buttons = screen.getAllByRole('button') as HTMLButtonElement[];
+    expect(buttons.map((button) => button.textContent)).toEqual([
+      'Bank transferFrom any Nigerian bank',
+      'Pay from your bank',
+      'CardVisa, Mastercard, Verve',
+    ]);
+    // Real buttons that submit nothing: Enter and Space work, no form is sent.
+    expect(buttons.map((button) => button.type)).toEqual(['button', 'button', 'button']);
+    expect(within(buttons[2] as HTMLElement).getByText('Visa, Mastercard, Verve')).toBeTruthy();
   });
 
-  it('moves with the arrow keys, wrapping around, and Continue sends the checked one', () => {
+  it('a click on a channel chooses that channel, once', () => {
     const { onChoose } = renderPicker();
-    const radios = screen.getAllByRole('radio') as HTMLInputElement[];
-    pressArrow(radios[0] as HTMLInputElement);
-    pressArrow(radios[1] as HTMLInputElement, 'ArrowRight');
-    expect(radios.map((radio) => radio.checked)).toEqual([false, false, true]);
-    pressArrow(radios[2] as HTMLInputElement);
-    expect(radios.map((radio) => radio.checked)).toEqual([true, false, false]);
-    pressArrow(radios[0] as HTMLInputElement);
-    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Card/ }));
     expect(onChoose).toHaveBeenCalledTimes(1);
-    expect(onChoose).toHaveBeenCalledWith('PayByAccount');
+    expect(onChoose).toHaveBeenCalledWith('Card');
+    fireEvent.click(screen.getByRole('button', { name: 'Pay from your bank' }));
+    expect(onChoose).toHaveBeenLastCalledWith('PayByAccount');
   });
 
-  it('follows a click on the label text, not just on the radio', () => {
+  it('follows a click on the description, inside the button', () => {
     const { onChoose } = renderPicker();
-    fireEvent.click(screen.getByText('Visa, Mastercard, Verve'));
-    expect((screen.getByRole('radio', { name: /^Card/ }) as HTMLInputElement).checked).toBe(true);
-    fireEvent.submit(
-      screen.getByRole('button', { name: 'Continue' }).closest('form') as HTMLFormElement,
-    );
-    expect(onChoose).toHaveBeenCalledWith('Card');
+    fireEvent.click(screen.getByText('From any Nigerian bank'));
+    expect(onChoose).toHaveBeenCalledWith('PayByTransfer');
   });
 
   it('names the channels in the customer’s language', () => {
     renderPicker(fr);
-    expect(screen.getByRole('group', { name: 'Comment souhaitez-vous payer ?' })).toBeTruthy();
-    expect(screen.getByRole('radio', { name: /^Virement bancaire/ })).toBeTruthy();
-    expect(screen.getByRole('radio', { name: 'Payer depuis votre banque' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Continuer' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Comment souhaitez-vous payer ?' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Virement bancaire/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Payer depuis votre banque' })).toBeTruthy();
     expect(channelLabel('Card', fr)).toBe('Carte');
   });
 

@@ -1,13 +1,19 @@
 /**
  * Renders the real Checkout over the real model, driven by the fake companion and clock, the way
- * open() wires it, minus the shadow root (so queries reach it directly).
+ * open() wires it (the bank's window included), minus the shadow root (so queries reach it
+ * directly).
+ *
+ * jsdom opens no windows: window.open is spied on and answers null, as a browser that blocks the
+ * popup does, unless a test gives `openWindow` another answer.
  */
 import { act, configure, render, screen } from '@testing-library/preact';
 import { h } from 'preact';
-import { vi } from 'vitest';
+import { afterEach, type MockInstance, vi } from 'vitest';
 import { type CheckoutResult, createCheckoutModel } from '../../src/flow/checkout-model';
+import type { CustomerDetails, PaymentView } from '../../src/flow/companion';
 import type { Channel } from '../../src/protocol';
 import { Checkout } from '../../src/widget/Checkout';
+import { createBankWindow } from '../../src/widget/channels/bank/bank-window';
 import type { Messages } from '../../src/widget/messages';
 import { en } from '../../src/widget/messages/en';
 import { FakeClock, FakeCompanion } from './fakes';
@@ -23,23 +29,53 @@ export interface CheckoutSetup {
   messages?: Messages;
   locale?: string;
   supportedChannels?: Channel[];
+  customer?: CustomerDetails;
+}
+
+/** What open() passes for the full-page redirect to the bank. */
+export const ENDPOINT = '/api/checkout';
+export const TARGET = { order: 'order_1042' };
+
+const teardown: Array<() => void> = [];
+afterEach(() => {
+  for (const undo of teardown.splice(0).reverse()) undo();
+});
+
+function spyOnWindowOpen(): MockInstance<typeof window.open> {
+  if (vi.isMockFunction(window.open)) return vi.mocked(window.open);
+  const spy = vi.spyOn(window, 'open').mockReturnValue(null);
+  teardown.push(() => spy.mockRestore());
+  return spy;
 }
 
 export async function renderCheckout(setup: CheckoutSetup = {}) {
   const companion = setup.companion ?? new FakeCompanion();
   const clock = setup.clock ?? new FakeClock();
   const onDone = vi.fn<(result: CheckoutResult) => void>();
+  const openWindow = spyOnWindowOpen();
   const model = createCheckoutModel({
     companion,
     clock,
-    target: { order: 'order_1042' },
+    target: TARGET,
+    customer: setup.customer,
     supportedChannels: setup.supportedChannels ?? ['PayByTransfer'],
+  });
+  const bank = createBankWindow(model, (payment: PaymentView) => {
+    const token = model.paymentToken();
+    return token ? { endpoint: ENDPOINT, target: TARGET, token, payment } : null;
+  });
+  teardown.push(() => {
+    bank.dispose();
+    model.dispose();
   });
   const view = render(
     h(Checkout, {
       model,
       messages: setup.messages ?? en,
       locale: setup.locale ?? 'en-NG',
+      bank,
+      companion,
+      customer: setup.customer,
       onDone,
     }),
   );
@@ -47,7 +83,7 @@ export async function renderCheckout(setup: CheckoutSetup = {}) {
     void model.start();
     await settle();
   });
-  return { ...view, companion, clock, model, onDone };
+  return { ...view, companion, clock, model, bank, openWindow, onDone };
 }
 
 /** Runs something that moves the model (a push, the clock) and lets the dialog redraw. */

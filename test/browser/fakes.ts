@@ -1,16 +1,18 @@
 /**
  * Hand-written fakes of the model's ports: a companion whose answers each test sets (or holds back),
- * and a clock that moves only when told. Plus builders for the companion's answers.
+ * and a clock that moves only when told. Plus builders for the companion's answers, and a popup
+ * window for the bank's.
  */
 import type { Clock } from '../../src/flow/clock';
-import type {
-  ChannelChoice,
-  CompanionPort,
-  CustomerDetails,
-  PaymentStatus,
-  PaymentView,
-  SessionView,
-  VirtualAccountView,
+import {
+  type ChannelChoice,
+  CompanionFailure,
+  type HttpCompanion,
+  type InitiateRequest,
+  type PaymentStatus,
+  type PaymentView,
+  type SessionView,
+  type VirtualAccountView,
 } from '../../src/flow/companion';
 import type { Channel } from '../../src/protocol';
 import { settle } from './setup-dom';
@@ -72,15 +74,22 @@ export function deferred<T>() {
 
 type Initiation = { token: string; payment: PaymentView };
 
-/** The companion as the model sees it: answers are set per test, every call is recorded. */
-export class FakeCompanion implements CompanionPort {
+/** The companion's origin as the fake reports it: challenge pages must come from here. */
+export const COMPANION_ORIGIN = 'https://shop.example';
+
+/**
+ * The companion as the widget sees it (the model's port, plus the bare POST the card chunk makes
+ * its own calls with): answers are set per test, every call is recorded. The methods are arrow
+ * functions because the card step passes `initiate` on detached from this object.
+ */
+export class FakeCompanion implements HttpCompanion {
+  readonly origin = COMPANION_ORIGIN;
   readonly sessionCalls: Array<{ order: string } | { link: string }> = [];
-  readonly initiateCalls: Array<{
-    token: string;
-    channel: Channel;
-    customer?: CustomerDetails | undefined;
-  }> = [];
+  readonly initiateCalls: Array<{ token: string } & InitiateRequest> = [];
   readonly statusCalls: string[] = [];
+  /** Tokens the card chunk sent to /authenticate and /finalize. */
+  readonly authenticateCalls: string[] = [];
+  readonly finalizeCalls: string[] = [];
   private watchers = new Set<(status: PaymentStatus) => void>();
 
   answerSession: () => Promise<SessionView> = async () => sessionView();
@@ -92,29 +101,45 @@ export class FakeCompanion implements CompanionPort {
     status: 'PENDING',
     serverTime: null,
   });
+  /** The companion's JSON for POST /authenticate, as it is on the wire. */
+  answerAuthenticate: () => Promise<unknown> = async () => ({
+    authenticationRequired: false,
+    challengeUrl: null,
+  });
+  /** The companion's JSON for POST /finalize. */
+  answerFinalize: () => Promise<unknown> = async () => ({ status: 'SUCCESSFUL' });
 
-  startSession(target: { order: string } | { link: string }): Promise<SessionView> {
+  startSession = (target: { order: string } | { link: string }): Promise<SessionView> => {
     this.sessionCalls.push(target);
     return this.answerSession();
-  }
+  };
 
-  initiate(
-    token: string,
-    request: { channel: Channel; customer?: CustomerDetails | undefined },
-  ): Promise<Initiation> {
+  initiate = (token: string, request: InitiateRequest): Promise<Initiation> => {
     this.initiateCalls.push({ token, ...request });
     return this.answerInitiate(request.channel);
-  }
+  };
 
-  status(token: string): Promise<{ status: PaymentStatus; serverTime: number | null }> {
+  post = (path: string, token: string): Promise<unknown> => {
+    if (path === '/authenticate') {
+      this.authenticateCalls.push(token);
+      return this.answerAuthenticate();
+    }
+    if (path === '/finalize') {
+      this.finalizeCalls.push(token);
+      return this.answerFinalize();
+    }
+    return Promise.reject(new CompanionFailure('internal', `No such companion path: ${path}`));
+  };
+
+  status = (token: string): Promise<{ status: PaymentStatus; serverTime: number | null }> => {
     this.statusCalls.push(token);
     return this.answerStatus();
-  }
+  };
 
-  watch(_token: string, onStatus: (status: PaymentStatus) => void): () => void {
+  watch = (_token: string, onStatus: (status: PaymentStatus) => void): (() => void) => {
     this.watchers.add(onStatus);
     return () => this.watchers.delete(onStatus);
-  }
+  };
 
   /** The webhook arrived: the companion pushes the status to every open watch. */
   push(status: PaymentStatus): void {
@@ -123,6 +148,32 @@ export class FakeCompanion implements CompanionPort {
 
   get watching(): number {
     return this.watchers.size;
+  }
+}
+
+/**
+ * The bank's window as window.open returns it: records where it was sent and what its opener was
+ * at that moment; a test closes it as the customer would.
+ */
+export class FakePopup {
+  closed = false;
+  opener: unknown = globalThis;
+  focused = 0;
+  readonly navigations: Array<{ url: string; opener: unknown }> = [];
+  readonly location = {
+    replace: (url: string) => {
+      this.navigations.push({ url, opener: this.opener });
+    },
+  };
+  focus(): void {
+    this.focused++;
+  }
+  close(): void {
+    this.closed = true;
+  }
+  /** As window.open's answer. */
+  asWindow(): Window {
+    return this as unknown as Window;
   }
 }
 

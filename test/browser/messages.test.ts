@@ -13,6 +13,7 @@ import {
   channels,
   deferred,
   FakeCompanion,
+  FakePopup,
   paymentView,
   SERVER_NOW,
   sessionView,
@@ -81,7 +82,7 @@ describe('loadMessages', () => {
   it("puts the merchant's wording on top, in French and in English", async () => {
     const french = await loadMessages('fr-CA', { close: 'Quitter la caisse' });
     expect(french.close).toBe('Quitter la caisse');
-    expect(french.continue).toBe(fr.continue);
+    expect(french.leave).toBe(fr.leave);
     const english = await loadMessages('de', { sentMoney: 'Done, I paid' });
     expect(english.sentMoney).toBe('Done, I paid');
     expect(english.stay).toBe(en.stay);
@@ -174,11 +175,12 @@ describe('the dialog in French', () => {
         sessionView({ description, channels: channels('Card', 'PayByAccount', 'PayByTransfer') }),
       ),
     );
-    expect(screen.getByRole('group', { name: 'Comment souhaitez-vous payer ?' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Comment souhaitez-vous payer ?' })).toBeTruthy();
     collect();
 
-    fireEvent.click(screen.getByRole('radio', { name: 'Virement bancaire' }));
-    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Continuer' })));
+    await andRedraw(() =>
+      fireEvent.click(screen.getByRole('button', { name: 'Virement bancaire' })),
+    );
     collect();
 
     await andRedraw(() =>
@@ -250,11 +252,73 @@ describe('the dialog in French', () => {
     collect();
     cleanup();
 
-    // 4. Every error text.
+    // 4. Paying from the bank with the window blocked: on to the bank, or the QR code for a phone.
+    const bankPayment = paymentView({
+      channel: 'PayByAccount',
+      virtualAccount: null,
+      bankAuthUrl: 'https://bank.example/authorise/ref_0001',
+    });
+    const bankCompanion = () => {
+      const companion = new FakeCompanion();
+      companion.answerSession = async () =>
+        sessionView({ description, channels: channels('PayByAccount', 'PayByTransfer') });
+      companion.answerInitiate = async () => ({ token: 'payment-token', payment: bankPayment });
+      return companion;
+    };
+    const both = ['PayByTransfer', 'PayByAccount'] as const;
+    await renderCheckout({ companion: bankCompanion(), supportedChannels: [...both], ...french() });
+    await andRedraw(() =>
+      fireEvent.click(screen.getByRole('button', { name: 'Payer depuis votre banque' })),
+    );
+    expect(screen.getByRole('button', { name: fr.continueToBank })).toBeTruthy();
+    collect();
+    fireEvent.click(screen.getByRole('button', { name: fr.usePhone }));
+    expect(await screen.findByRole('img', { name: fr.qrLabel })).toBeTruthy();
+    collect();
+    cleanup();
+
+    // 5. The bank's window opened, closed with nothing decided, then the bank's return.
+    const popup = new FakePopup();
+    const fourth = await renderCheckout({
+      companion: bankCompanion(),
+      supportedChannels: [...both],
+      ...french(),
+    });
+    fourth.openWindow.mockReturnValue(popup.asWindow());
+    await andRedraw(() =>
+      fireEvent.click(screen.getByRole('button', { name: 'Payer depuis votre banque' })),
+    );
+    expect(screen.getByRole('button', { name: fr.showBank })).toBeTruthy();
+    collect();
+    await andRedraw(() => fourth.model.bankWindowClosed());
+    expect(screen.getByText(fr.bankClosedText)).toBeTruthy();
+    collect();
+    await andRedraw(() => fourth.model.bankReturned(bankPayment.reference));
+    expect(screen.getByText(fr.processing)).toBeTruthy();
+    collect();
+    cleanup();
+
+    // 6. A card verification left until it timed out.
+    const byCard = new FakeCompanion();
+    byCard.answerSession = async () => sessionView({ description, channels: channels('Card') });
+    const fifth = await renderCheckout({
+      companion: byCard,
+      supportedChannels: ['Card'],
+      ...french(),
+    });
+    await andRedraw(() =>
+      fifth.model.cardTimedOut(paymentView({ channel: 'Card', virtualAccount: null })),
+    );
+    expect(screen.getByText(fr.timeoutText)).toBeTruthy();
+    collect();
+    cleanup();
+
+    // 7. Every error text.
     for (const code of [
       'network',
       'unavailable',
       'order_not_found',
+      'already_paid',
       'no_channels',
       'internal',
     ] as const) {

@@ -114,7 +114,7 @@ describe('open()', () => {
 
     const dialog = (await shadowDialog()) as HTMLDialogElement;
     expect(dialog.open).toBe(true);
-    expect(within(dialog).getByText('Getting your checkout ready…')).toBeTruthy();
+    expect(within(dialog).getByText('Loading…')).toBeTruthy();
     // Nothing of the checkout leaks into the page's own tree.
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(fetchCalls).toEqual(['/api/checkout/session']);
@@ -187,9 +187,9 @@ describe('open()', () => {
     const before = document.body.innerHTML;
     expect(() => open({ endpoint: '', order: 'order_1042' })).toThrow(/^Paydrop\.open: "endpoint"/);
     expect(() => open({ endpoint: '/api', order: 'a b' })).toThrow(TypeError);
-    expect(() =>
-      open({ endpoint: '/api', order: 'o1', theme: { brandColor: 'red; background:url(x)' } }),
-    ).toThrow(/theme\.brandColor/);
+    expect(() => open({ endpoint: '/api', order: 'o1', customer: { email: 42 } as never })).toThrow(
+      /customer\.email/,
+    );
     expect(document.body.innerHTML).toBe(before);
     expect(hosts()).toHaveLength(0);
     expect(fetchCalls).toEqual([]);

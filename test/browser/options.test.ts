@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 // The merchant's options to open(): a good set passes untouched, each mistake is a TypeError that
-// names the option, and the theme reaches the stylesheet only as custom properties.
+// names the option. Theming is CSS on the page (custom properties), never an option.
 import { describe, expect, it } from 'vitest';
-import { checkOptions, themeCss } from '../../src/widget/options';
+import { checkOptions } from '../../src/widget/options';
 
 const VALID = {
   endpoint: '/api/checkout',
@@ -14,11 +14,7 @@ const VALID = {
     email: 'amina@example.com',
     phone: '+2348000000000',
   },
-  theme: {
-    brandColor: '#0a7d5a',
-    radius: '12px',
-    fontFamily: 'Inter, "Helvetica Neue", sans-serif',
-  },
+
   messages: { sentMoney: 'Done, I paid' },
   onSuccess: () => {},
   onFailure: () => {},
@@ -48,18 +44,6 @@ describe('checkOptions accepts', () => {
       checkOptions({ endpoint: 'https://shop.example/api', link: 'spring.sale:2025' }),
     ).not.toThrow();
   });
-
-  it('CSS colours in their usual forms', () => {
-    for (const brandColor of [
-      '#fff',
-      '#0a7d5aff',
-      'rgb(10, 125, 90)',
-      'hsl(160 85% 26% / 0.9)',
-      'teal',
-    ]) {
-      expect(() => checkOptions({ ...VALID, theme: { brandColor } }), brandColor).not.toThrow();
-    }
-  });
 });
 
 describe('checkOptions refuses, naming the option', () => {
@@ -85,37 +69,15 @@ describe('checkOptions refuses, naming the option', () => {
     ['a link with a slash', { endpoint: '/api', link: '../admin' }, /"link"/],
     ['a malformed locale', { endpoint: '/api', order: 'o1', locale: 'en_US!' }, /"locale"/],
     ['an empty locale', { endpoint: '/api', order: 'o1', locale: '' }, /"locale"/],
-    ['a theme that is not an object', { endpoint: '/api', order: 'o1', theme: 'dark' }, /"theme"/],
-    ['a null theme', { endpoint: '/api', order: 'o1', theme: null }, /"theme"/],
     [
-      'CSS injected through the brand colour',
+      'a theme object: theming is CSS now',
+      { endpoint: '/api', order: 'o1', theme: { brandColor: '#0a7d5a' } },
+      /"theme" is set in CSS: paydrop-checkout \{ --paydrop-brand/,
+    ],
+    [
+      'CSS injected through a theme',
       { endpoint: '/api', order: 'o1', theme: { brandColor: 'red; background:url(x)' } },
-      /"theme\.brandColor"/,
-    ],
-    [
-      'a brand colour closing the rule',
-      { endpoint: '/api', order: 'o1', theme: { brandColor: 'red} body{display:none' } },
-      /"theme\.brandColor"/,
-    ],
-    [
-      'a radius without a unit',
-      { endpoint: '/api', order: 'o1', theme: { radius: '10' } },
-      /"theme\.radius"/,
-    ],
-    [
-      'a radius with CSS after it',
-      { endpoint: '/api', order: 'o1', theme: { radius: '10px; color: red' } },
-      /"theme\.radius"/,
-    ],
-    [
-      'a font family with braces',
-      { endpoint: '/api', order: 'o1', theme: { fontFamily: 'Inter} :host{display:none' } },
-      /"theme\.fontFamily"/,
-    ],
-    [
-      'a font family with a url()',
-      { endpoint: '/api', order: 'o1', theme: { fontFamily: 'x;src:url(https://evil.example)' } },
-      /"theme\.fontFamily"/,
+      /"theme"/,
     ],
     [
       'messages that are a string',
@@ -177,44 +139,4 @@ describe('checkOptions refuses, naming the option', () => {
       expect(message).toMatch(names);
     });
   }
-});
-
-describe('themeCss', () => {
-  it('emits only the three custom properties on :host', () => {
-    const css = themeCss({
-      brandColor: '#0a7d5a',
-      radius: '12px',
-      fontFamily: 'Inter, sans-serif',
-    });
-    const body = /^:host \{(.*)\}$/.exec(css)?.[1];
-    expect(body).toBeDefined();
-    const declarations = (body as string)
-      .split(';')
-      .map((part) => part.trim())
-      .filter(Boolean);
-    expect(declarations).toEqual([
-      '--paydrop-brand: #0a7d5a',
-      '--paydrop-radius: 12px',
-      '--paydrop-font: Inter, sans-serif',
-    ]);
-  });
-
-  it('leaves out what is not given, and is empty without a theme', () => {
-    expect(themeCss(undefined)).toBe('');
-    const css = themeCss({ radius: '0.5rem' });
-    expect(css).toContain('--paydrop-radius: 0.5rem;');
-    expect(css).not.toContain('--paydrop-brand');
-    expect(css).not.toContain('--paydrop-font');
-  });
-
-  it('produces one rule, whatever a checked theme holds', () => {
-    const theme = checkOptions({
-      endpoint: '/api',
-      order: 'o1',
-      theme: { brandColor: 'rgba(0,0,0,.5)', radius: '100%', fontFamily: "'Noto Sans', serif" },
-    }).theme;
-    const css = themeCss(theme);
-    expect(css.match(/[{}]/g)).toEqual(['{', '}']);
-    expect(css).not.toMatch(/url\(|@import|expression/i);
-  });
 });

@@ -118,7 +118,14 @@ describe('provider strings', () => {
     // No CSP here, so that markup that got through would really run.
     const shop = await shopWith(buttonPage('tote-ngn', RECORDER_TAG), {
       csp: null,
-      orders: { 'tote-ngn': { amountMinor: 2_500_050, currency: 'NGN', description } },
+      orders: {
+        'tote-ngn': {
+          amountMinor: 2_500_050,
+          currency: 'NGN',
+          description,
+          channels: ['PayByTransfer'],
+        },
+      },
     });
     await page.goto(`${shop.url}/`);
     await page.locator('#pay').click();

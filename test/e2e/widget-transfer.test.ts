@@ -158,8 +158,12 @@ describe('PayByTransfer in the dialog', () => {
 
     await button("I've sent the money").click();
     await page.locator('paydrop-checkout .body').getByText('Confirming your transfer').waitFor();
-    // …and a screen reader hears it.
-    expect(await page.getByRole('status').innerText()).toBe('Confirming your transfer');
+    // …and a screen reader hears it: focus moves to it.
+    expect(
+      await page.evaluate(
+        "document.querySelector('paydrop-checkout').shadowRoot.activeElement?.textContent",
+      ),
+    ).toBe('Confirming your transfer');
     expect(await button("I've sent the money").count()).toBe(0);
     expect(await heading('Payment received').count()).toBe(0);
 
@@ -208,7 +212,7 @@ describe('PayByTransfer in the dialog', () => {
     // 31 minutes pass at the provider: the account expires and the payment fails there.
     await sandboxOk('POST', '/__sandbox/clock', { advanceSeconds: 1860 });
     await heading('Payment not completed').waitFor({ timeout: 5000 });
-    expect(await dialogText()).toContain('Your payment did not go through.');
+    expect(await dialogText()).toContain('If money left your account, your bank will return it.');
     expect(await accountNumber().count()).toBe(0);
     await expect.poll(async () => (await events()).map((event) => event.type)).toEqual(['failure']);
     expect((await events())[0]?.detail?.code).toBe('payment_failed');

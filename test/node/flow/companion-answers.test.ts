@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   CompanionFailure,
+  isSafeUrl,
+  parseAuthentication,
   parseFailure,
+  parseFinalization,
   parseInitiation,
   parseSession,
   parseStatus,
@@ -136,6 +139,17 @@ const BAD_PAYMENTS: [string, string, unknown][] = [
   ['bank URL as a number', 'bankAuthUrl', 42],
   ['bank URL over 2048 characters', 'bankAuthUrl', `https://bank.example/${'a'.repeat(2048)}`],
   ['missing bank URL', 'bankAuthUrl', undefined],
+  ['a javascript: bank URL', 'bankAuthUrl', 'javascript:alert(document.cookie)'],
+  ['a javascript: bank URL in capitals', 'bankAuthUrl', 'JavaScript:alert(1)'],
+  ['a javascript: bank URL behind spaces', 'bankAuthUrl', '  javascript:alert(1)'],
+  ['a data: bank URL', 'bankAuthUrl', 'data:text/html,<script>alert(1)</script>'],
+  ['a file: bank URL', 'bankAuthUrl', 'file:///etc/passwd'],
+  ['a blob: bank URL', 'bankAuthUrl', 'blob:https://bank.example/0b7c'],
+  ['an ftp: bank URL', 'bankAuthUrl', 'ftp://bank.example/auth'],
+  ['an http: bank URL off this machine', 'bankAuthUrl', 'http://evil.example/auth'],
+  ['a relative bank URL', 'bankAuthUrl', '/auth?x=1'],
+  ['a protocol-relative bank URL', 'bankAuthUrl', '//evil.example/auth'],
+  ['an empty bank URL', 'bankAuthUrl', ''],
 ];
 
 describe('parseSession', () => {
@@ -282,6 +296,13 @@ describe('parseInitiation', () => {
     expect(payment.amount).toEqual({ amountMinor: 1999, currency: 'GBP' });
   });
 
+  it('accepts a bank URL on this machine over http (the sandbox)', () => {
+    for (const url of ['http://localhost:4010/auth', 'http://127.0.0.1/auth', 'http://[::1]:9/a']) {
+      const body = withValue(initiationJson(), 'payment.bankAuthUrl', url);
+      expect(parseInitiation(body).payment.bankAuthUrl).toBe(url);
+    }
+  });
+
   it.each(['SUCCESSFUL', 'FAILED'])('accepts the status %s', (status) => {
     expect(
       parseInitiation(withValue(initiationJson(), 'payment.status', status)).payment.status,
@@ -367,6 +388,7 @@ describe('parseFailure', () => {
     'unavailable',
     'timeout',
     'conflict',
+    'already_paid',
   ])('maps the code %s to itself', (code) => {
     expect(parseFailure(400, { error: { code, message: 'm' } }).code).toBe(code);
   });
@@ -433,5 +455,137 @@ describe('parseFailure', () => {
     const failure = parseFailure(400, { error: { code: 'c'.repeat(100_000) } });
     expect(failure.code).toBe('internal');
     expect(failure.message.length).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('isSafeUrl', () => {
+  it.each([
+    'https://bank.example/authorize?request=abc',
+    'https://bank.example:8443/a#b',
+    'HTTPS://BANK.EXAMPLE/',
+    'http://localhost/auth',
+    'http://localhost:4010/auth',
+    'http://LOCALHOST:4010/auth',
+    'http://127.0.0.1:4010/auth',
+    'http://[::1]:4010/auth',
+  ])('accepts %s', (url) => {
+    expect(isSafeUrl(url)).toBe(true);
+  });
+
+  it.each([
+    'http://evil.example/auth',
+    'http://bank.example/auth',
+    'http://localhost.evil.example/',
+    'http://127.0.0.1.evil.example/',
+    'http://localhost@evil.example/',
+    'http://192.168.1.10/auth',
+    'http://[::2]/auth',
+    'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
+    ' javascript:alert(1)',
+    'data:text/html,hello',
+    'file:///etc/passwd',
+    'blob:https://bank.example/0b7c',
+    'ftp://bank.example/file',
+    'ws://localhost/socket',
+    'wss://bank.example/socket',
+    '/auth',
+    '//bank.example/auth',
+    'bank.example/auth',
+    '',
+  ])('refuses %s', (url) => {
+    expect(isSafeUrl(url)).toBe(false);
+  });
+});
+
+describe('parseAuthentication', () => {
+  const COMPANION = 'https://pay.shop.example';
+  const CHALLENGE = `${COMPANION}/challenge?token=abc`;
+
+  it('has no challenge when authentication is not required', () => {
+    expect(
+      parseAuthentication({ authenticationRequired: false, challengeUrl: null }, COMPANION),
+    ).toEqual({ challengeUrl: null });
+    expect(
+      parseAuthentication({ authenticationRequired: false, challengeUrl: CHALLENGE }, COMPANION),
+    ).toEqual({ challengeUrl: null });
+  });
+
+  it.each<[string, unknown]>([
+    ['an empty answer', {}],
+    ['authenticationRequired as a string', { authenticationRequired: 'true' }],
+    ['authenticationRequired missing with a URL', { challengeUrl: 'https://pay.shop.example/c' }],
+  ])('refuses %s rather than skipping the challenge', (_, body) => {
+    expectRefused(() => parseAuthentication(body, COMPANION));
+  });
+
+  it("takes the challenge page on the companion's own origin", () => {
+    expect(
+      parseAuthentication({ authenticationRequired: true, challengeUrl: CHALLENGE }, COMPANION),
+    ).toEqual({ challengeUrl: CHALLENGE });
+  });
+
+  it('takes a sandbox companion on this machine over http', () => {
+    const local = 'http://localhost:8787';
+    expect(
+      parseAuthentication(
+        { authenticationRequired: true, challengeUrl: `${local}/challenge?token=t` },
+        local,
+      ),
+    ).toEqual({ challengeUrl: `${local}/challenge?token=t` });
+  });
+
+  it.each<[string, unknown]>([
+    ['another origin', 'https://evil.example/challenge?token=abc'],
+    ['a sibling subdomain', 'https://evil.shop.example/challenge'],
+    ['another port', 'https://pay.shop.example:8443/challenge'],
+    ['http on the same host', 'http://pay.shop.example/challenge'],
+    ['a javascript: URL', 'javascript:alert(1)'],
+    ['a data: URL', 'data:text/html,<form>'],
+    ['a relative URL', '/challenge?token=abc'],
+    ['no URL', null],
+    ['a missing URL', undefined],
+    ['a numeric URL', 42],
+    ['an over-long URL', `${CHALLENGE}${'a'.repeat(2048)}`],
+  ])('refuses a required challenge on %s', (_, challengeUrl) => {
+    expectRefused(() =>
+      parseAuthentication({ authenticationRequired: true, challengeUrl }, COMPANION),
+    );
+  });
+
+  it('refuses an http page on this machine when the companion is elsewhere', () => {
+    expectRefused(() =>
+      parseAuthentication(
+        { authenticationRequired: true, challengeUrl: 'http://localhost:8787/challenge' },
+        COMPANION,
+      ),
+    );
+  });
+
+  it.each<[string, unknown]>([
+    ['null', null],
+    ['an array', [{ authenticationRequired: false }]],
+    ['a string', 'authenticationRequired'],
+  ])('refuses a body that is %s', (_, body) => {
+    expectRefused(() => parseAuthentication(body, COMPANION));
+  });
+});
+
+describe('parseFinalization', () => {
+  it.each(['PENDING', 'SUCCESSFUL', 'FAILED'])('accepts %s', (status) => {
+    expect(parseFinalization({ reference: 'PAY-0001', status })).toEqual({ status });
+  });
+
+  it.each<[string, unknown]>([
+    ['a null body', null],
+    ['an array', [{ status: 'SUCCESSFUL' }]],
+    ['a bare status string', 'SUCCESSFUL'],
+    ['no status', { reference: 'PAY-0001' }],
+    ['an unknown status', { status: 'AUTHORIZED' }],
+    ['a lowercase status', { status: 'successful' }],
+    ['the provider spelling', { status: 'Successfull' }],
+    ['a numeric status', { status: 1 }],
+  ])('refuses %s', (_, body) => {
+    expectRefused(() => parseFinalization(body));
   });
 });

@@ -11,12 +11,11 @@ import {
 import type { Clock } from '../../../src/flow/clock';
 import type {
   CompanionPort,
-  CustomerDetails,
+  InitiateRequest,
   PaymentStatus,
   PaymentView,
   SessionView,
 } from '../../../src/flow/companion';
-import type { Channel } from '../../../src/protocol';
 
 // ---------------------------------------------------------------------------------------------
 // Promises the test settles
@@ -157,8 +156,9 @@ export class FakeClock implements Clock {
 // ---------------------------------------------------------------------------------------------
 
 export type StatusAnswer = { status: PaymentStatus; serverTime: number | null };
+export type AuthenticationAnswer = { challengeUrl: string | null };
+export type FinalizationAnswer = { status: PaymentStatus };
 type Target = { order: string } | { link: string };
-type InitiateRequest = { channel: Channel; customer?: CustomerDetails | undefined };
 
 export interface Call<A, T> {
   readonly args: A;
@@ -187,6 +187,10 @@ export class FakeCompanion implements CompanionPort {
     }
   >[] = [];
   readonly statuses: Call<string, StatusAnswer>[] = [];
+  /** Card: authentication checks, by payment token. */
+  readonly authentications: Call<string, AuthenticationAnswer>[] = [];
+  /** Card: finalizations, by payment token. */
+  readonly finalizations: Call<string, FinalizationAnswer>[] = [];
   readonly watchers: Watcher[] = [];
   autoStatus: StatusAnswer | Error | null = null;
 
@@ -198,6 +202,14 @@ export class FakeCompanion implements CompanionPort {
 
   initiate(token: string, request: InitiateRequest) {
     return this.record(this.initiations, { token, request });
+  }
+
+  authenticate(token: string): Promise<AuthenticationAnswer> {
+    return this.record(this.authentications, token);
+  }
+
+  finalize(token: string): Promise<FinalizationAnswer> {
+    return this.record(this.finalizations, token);
   }
 
   status(token: string): Promise<StatusAnswer> {
@@ -248,6 +260,14 @@ export class FakeCompanion implements CompanionPort {
     return last(this.statuses, 'status');
   }
 
+  lastAuthentication(): Call<string, AuthenticationAnswer> {
+    return last(this.authentications, 'authenticate');
+  }
+
+  lastFinalization(): Call<string, FinalizationAnswer> {
+    return last(this.finalizations, 'finalize');
+  }
+
   private record<A, T>(calls: Call<A, T>[], args: A): Promise<T> {
     const answer = deferred<T>();
     calls.push({ args, at: this.clock?.monotonic() ?? 0, answer });
@@ -290,6 +310,28 @@ export function paymentView(overrides: Partial<PaymentView> = {}): PaymentView {
     serverTime: SERVER_T0,
     ...overrides,
   };
+}
+
+/** A PayByAccount payment: a link to the bank, no account to pay into. */
+export function bankPayment(overrides: Partial<PaymentView> = {}): PaymentView {
+  return paymentView({
+    reference: 'PAY-BANK-1',
+    channel: 'PayByAccount',
+    virtualAccount: null,
+    bankAuthUrl: 'https://bank.example/authorize?request=abc',
+    ...overrides,
+  });
+}
+
+/** A card payment as initiation returns it. */
+export function cardPayment(overrides: Partial<PaymentView> = {}): PaymentView {
+  return paymentView({
+    reference: 'PAY-CARD-1',
+    channel: 'Card',
+    virtualAccount: null,
+    bankAuthUrl: null,
+    ...overrides,
+  });
 }
 
 export function sessionView(overrides: Partial<SessionView> = {}): SessionView {

@@ -1,4 +1,3 @@
-import { effect } from '@preact/signals-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PaymentView } from '../../../src/flow/companion';
 import {
@@ -30,11 +29,17 @@ function expiringIn(ms: number, overrides: Partial<PaymentView> = {}): PaymentVi
   };
 }
 
-/** Every non-null milestone, in the order the model announced it. */
+/**
+ * Every non-null milestone, in the order the model announced it. The model tells its subscribers
+ * of every change (each tick too), so a milestone is recorded only when it differs from the last.
+ */
 function announcements(h: Harness): number[] {
   const seen: number[] = [];
-  effect(() => {
-    const mark = h.model.milestone.value;
+  let last: number | null = null;
+  h.model.subscribe(() => {
+    const mark = h.model.milestone.peek();
+    if (mark === last) return;
+    last = mark;
     if (mark !== null) seen.push(mark);
   });
   return seen;

@@ -1,0 +1,305 @@
+/**
+ * Payment links in Chromium, through the script tag on a shop page with the strict CSP: a one-time
+ * link the merchant created at the provider is paid through the same dialog, a second visit is
+ * told kindly that there is nothing more to pay, and an alias the merchant does not know is
+ * refused. Run `npm run build:widget` first.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ResolvedOrder } from '../../src/server';
+import { launchChromium } from '../helpers/browser';
+import { type Shop, startShop } from '../helpers/shop';
+
+/** Records what the merchant's page hears: paydrop:* events on the button, CSP violations. */
+const RECORDER = `
+window.__paydrop = { events: [], violations: [] };
+for (const type of ['success', 'failure', 'pending', 'close']) {
+  document.addEventListener('paydrop:' + type, (event) => {
+    const target = event.target instanceof Element ? event.target.id : '';
+    window.__paydrop.events.push({ type, target, detail: JSON.parse(JSON.stringify(event.detail ?? null)) });
+  });
+}
+document.addEventListener('securitypolicyviolation', (event) => {
+  window.__paydrop.violations.push(event.violatedDirective + ' ' + event.blockedURI);
+}, true);
+`;
+
+interface Recorded {
+  readonly type: 'success' | 'failure' | 'pending' | 'close';
+  readonly target: string;
+  readonly detail: {
+    readonly reference?: string;
+    readonly status?: string;
+    readonly code?: string;
+    readonly channel?: string;
+    readonly amount?: { amountMinor: number; currency: string };
+    readonly error?: { code?: string };
+  } | null;
+}
+
+interface SandboxPayment {
+  readonly reference: string;
+  readonly status: string;
+  readonly channel: string;
+  readonly linkAlias: string | null;
+}
+
+/** What the merchant's resolveLink knows, by alias. */
+let links: Map<string, ResolvedOrder>;
+let browser: Browser;
+let shop: Shop;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  links = new Map();
+  shop = await startShop({ companion: { resolveLink: (alias) => links.get(alias) ?? null } });
+  shop.scripts.set('/recorder.js', RECORDER);
+  context = await browser.newContext({ reducedMotion: 'reduce' });
+  page = await context.newPage();
+  page.setDefaultTimeout(8000);
+});
+
+afterEach(async () => {
+  await context?.close();
+  await shop?.close();
+});
+
+// Locators pierce the open shadow root of <paydrop-checkout>.
+const heading = (name: string | RegExp) => page.getByRole('heading', { name });
+const button = (name: string | RegExp) => page.getByRole('button', { name, exact: true });
+/** What the dialog shows (its live region repeats some of it for screen readers). */
+const shown = (text: string) => page.locator('paydrop-checkout .body').getByText(text);
+
+/** A page with one pay button for the payment link `alias`. */
+function linkPage(alias: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Invoice</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<script src="/recorder.js"></script><script src="/paydrop.js" defer></script></head>
+<body><main><h1>Invoice 0042</h1><button id="pay" data-paydrop-link="${alias}" data-paydrop-endpoint="/api/checkout">Pay this invoice</button></main></body></html>`;
+}
+
+/** The dialog's text as the customer reads it (Intl's no-break spaces as plain ones). */
+async function dialogText(): Promise<string> {
+  return (await page.locator('paydrop-checkout dialog').innerText()).replace(
+    /[\u00a0\u202f]/g,
+    ' ',
+  );
+}
+
+async function events(): Promise<Recorded[]> {
+  return (await page.evaluate('window.__paydrop.events')) as Recorded[];
+}
+
+async function violations(): Promise<string[]> {
+  return (await page.evaluate('window.__paydrop.violations')) as string[];
+}
+
+async function payments(): Promise<SandboxPayment[]> {
+  const answer = (await (await shop.sandbox('GET', '/__sandbox/payments')).json()) as {
+    payments: SandboxPayment[];
+  };
+  return answer.payments;
+}
+
+/**
+ * Creates a one-time link for NGN 25,000.50 at the provider (the sandbox), as the merchant's back
+ * office would, and teaches the merchant's resolveLink its alias.
+ */
+async function createOneTimeLink(): Promise<string> {
+  const answer = await shop.sandbox('POST', '/api/payment/payment-link', {
+    name: 'Invoice 0042',
+    description: 'Adire tote bags, wholesale',
+    linkType: 0,
+    amountType: 0,
+    currencyCode: 'NGN',
+    amountInfo: { currencyCode: 'NGN', amount: 25_000.5 },
+  });
+  expect(answer.status).toBe(200);
+  const { value } = (await answer.json()) as { value: { alias: string; linkType: string } };
+  expect(value.linkType).toBe('OneTime');
+  expect(value.alias).toMatch(/^\w+$/);
+  links.set(value.alias, {
+    amountMinor: 2_500_050,
+    currency: 'NGN',
+    description: 'Invoice 0042',
+    channels: ['PayByTransfer'],
+  });
+  return value.alias;
+}
+
+/** What the provider's hosted page says about the link. */
+async function hostedLinkPage(alias: string): Promise<string> {
+  return (await fetch(`${shop.url}/sandbox/pages/link/${alias}`)).text();
+}
+
+/** Pays the link through the dialog: the account, then the customer's transfer into it. */
+async function payLink(): Promise<SandboxPayment> {
+  await page.locator('#pay').click();
+  await heading('Transfer NGN 25,000.50').waitFor();
+  const payment = (await payments()).at(-1);
+  if (!payment) throw new Error('the sandbox holds no payment');
+  const transfer = await shop.sandbox('POST', `/__sandbox/payments/${payment.reference}/transfer`);
+  expect(transfer.status).toBe(200);
+  await heading('Payment received').waitFor({ timeout: 10_000 });
+  return payment;
+}
+
+describe('payment links in the dialog', () => {
+  it('pays a one-time link through the dialog, and the merchant hears which link was paid', async () => {
+    const alias = await createOneTimeLink();
+    shop.pages.set('/', linkPage(alias));
+    await page.goto(`${shop.url}/`);
+    expect(await hostedLinkPage(alias)).toContain('Open for payment.');
+
+    await page.locator('#pay').click();
+    await heading('Transfer NGN 25,000.50').waitFor();
+    expect(await dialogText()).toContain('Invoice 0042');
+    const [payment] = await payments();
+    expect(payment).toMatchObject({
+      channel: 'PayByTransfer',
+      status: 'PENDING',
+      linkAlias: alias,
+    });
+    expect(await payments()).toHaveLength(1);
+
+    if (!payment) throw new Error('no payment');
+    const transfer = await shop.sandbox(
+      'POST',
+      `/__sandbox/payments/${payment.reference}/transfer`,
+    );
+    expect(transfer.status).toBe(200);
+    await heading('Payment received').waitFor({ timeout: 10_000 });
+    expect(await dialogText()).toContain('Thank you! Your payment of NGN 25,000.50 is confirmed.');
+
+    await expect.poll(async () => (await events()).map((event) => event.type)).toEqual(['success']);
+    expect((await events())[0]).toEqual({
+      type: 'success',
+      target: 'pay',
+      detail: {
+        reference: payment.reference,
+        channel: 'PayByTransfer',
+        amount: { amountMinor: 2_500_050, currency: 'NGN' },
+      },
+    });
+    await expect.poll(() => shop.outcomes.length).toBe(1);
+    expect(shop.outcomes[0]).toEqual({
+      reference: payment.reference,
+      status: 'SUCCESSFUL',
+      orderId: null,
+      linkAlias: alias,
+      channel: 'PayByTransfer',
+      amount: { amountMinor: 2_500_050, currency: 'NGN' },
+      amountMatches: true,
+    });
+    // The provider has the one-time link as paid.
+    expect(await hostedLinkPage(alias)).toContain('This link has already been paid.');
+    expect(await violations()).toEqual([]);
+  });
+
+  it('pays a one-time USD link by card', async () => {
+    const answer = await shop.sandbox('POST', '/api/payment/payment-link', {
+      name: 'Invoice 0043',
+      linkType: 0,
+      amountType: 0,
+      currencyCode: 'USD',
+      amountInfo: { currencyCode: 'USD', amount: 18 },
+    });
+    const { alias } = ((await answer.json()) as { value: { alias: string } }).value;
+    links.set(alias, { amountMinor: 1_800, currency: 'USD', description: 'Invoice 0043' });
+    shop.pages.set('/', linkPage(alias));
+    await page.goto(`${shop.url}/`);
+
+    await page.locator('#pay').click();
+    await page.getByLabel('Card number', { exact: true }).fill('4242424242424242');
+    await page.getByLabel('Expiry date (MM / YY)', { exact: true }).fill('12 / 39');
+    await page.getByLabel('Security code', { exact: true }).fill('123');
+    await page.getByLabel('Name on card', { exact: true }).fill('Amina Bello');
+    await button('Pay $18.00').click();
+    await heading('Payment received').waitFor({ timeout: 10_000 });
+
+    const [payment] = await payments();
+    expect(payment).toMatchObject({ channel: 'Card', status: 'SUCCESSFUL', linkAlias: alias });
+    await expect.poll(() => shop.outcomes.length).toBe(1);
+    expect(shop.outcomes[0]).toMatchObject({
+      reference: payment?.reference,
+      status: 'SUCCESSFUL',
+      orderId: null,
+      linkAlias: alias,
+      channel: 'Card',
+      amountMatches: true,
+    });
+    await expect.poll(async () => (await events()).map((event) => event.type)).toEqual(['success']);
+    expect(await hostedLinkPage(alias)).toContain('This link has already been paid.');
+    expect(await violations()).toEqual([]);
+  });
+
+  it('tells a customer who opens a paid one-time link that there is nothing more to pay', async () => {
+    const alias = await createOneTimeLink();
+    shop.pages.set('/', linkPage(alias));
+    await page.goto(`${shop.url}/`);
+    const paid = await payLink();
+    await button('Done').click();
+    await expect.poll(() => page.locator('paydrop-checkout').count()).toBe(0);
+
+    // The same link again, later, in a fresh visit.
+    await page.reload();
+    await page.locator('#pay').click();
+    await shown('This has already been paid. There is nothing more to pay.').waitFor({
+      timeout: 10_000,
+    });
+    expect(await button('Try again').count()).toBe(0);
+    expect(await page.locator('paydrop-checkout .account').count()).toBe(0);
+    expect(await heading(/^Transfer/).count()).toBe(0);
+    // Nothing new was started at the provider, and nothing new reached the merchant.
+    expect((await payments()).map((payment) => payment.reference)).toEqual([paid.reference]);
+    expect(shop.outcomes).toHaveLength(1);
+
+    // The page learns why, however the dialog ends.
+    await button('Close').click();
+    await expect.poll(() => page.locator('paydrop-checkout').count()).toBe(0);
+    await expect
+      .poll(async () => (await events()).map((event) => [event.type, event.target]))
+      .toEqual([
+        ['failure', 'pay'],
+        ['close', 'pay'],
+      ]);
+    expect((await events())[0]?.detail?.code).toBe('already_paid');
+    expect((await events())[1]?.detail).toMatchObject({
+      status: 'failed',
+      error: { code: 'already_paid' },
+    });
+    expect(await violations()).toEqual([]);
+  });
+
+  it('says an alias the merchant does not know cannot be paid', async () => {
+    await createOneTimeLink();
+    // An alias neither the merchant nor the provider has.
+    shop.pages.set('/', linkPage('zzunknown9'));
+    await page.goto(`${shop.url}/`);
+
+    await page.locator('#pay').click();
+    await shown('This order cannot be paid. It may have been paid already or cancelled.').waitFor({
+      timeout: 10_000,
+    });
+    expect(await button('Try again').count()).toBe(0);
+    expect(await heading(/^Transfer/).count()).toBe(0);
+    expect(await payments()).toEqual([]);
+
+    await button('Close').click();
+    await expect
+      .poll(async () => (await events()).map((event) => event.type))
+      .toEqual(['failure', 'close']);
+    expect((await events())[0]?.detail?.code).toBe('order_not_found');
+    expect(shop.outcomes).toEqual([]);
+    expect(await violations()).toEqual([]);
+  });
+});

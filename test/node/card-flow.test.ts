@@ -1,0 +1,343 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type CardDetails,
+  CompanionFailure,
+  type CustomerDetails,
+  type PaymentStatus,
+  type PaymentView,
+} from '../../src/flow/companion';
+import {
+  type CardFlowState,
+  CHALLENGE_TIMEOUT_MS,
+  createCardFlow,
+} from '../../src/widget/channels/card/card-flow';
+import { cardPayment, FakeClock, FakeCompanion, flush } from './flow/fake-ports';
+
+const CARD: CardDetails = {
+  number: '4000000000003220',
+  expiryMonth: 12,
+  expiryYear: 2030,
+  cvv: '123',
+  holderName: 'Amina Bello',
+};
+const CUSTOMER: CustomerDetails = { email: 'amina@example.com' };
+const TOKEN = 'card-payment-token';
+const CHALLENGE_URL = 'https://companion.example/challenge?token=abc';
+
+type HostCall =
+  | ['started', PaymentView, string]
+  | ['finished', PaymentView, string, PaymentStatus]
+  | ['timedOut', PaymentView]
+  | ['failed', unknown];
+
+function setup() {
+  const clock = new FakeClock(3_000);
+  const companion = new FakeCompanion(clock);
+  const calls: HostCall[] = [];
+  const states: CardFlowState[] = [];
+  const flow = createCardFlow({
+    companion,
+    clock,
+    sessionToken: 'session-token',
+    customer: CUSTOMER,
+    started: (payment, token) => calls.push(['started', payment, token]),
+    finished: (payment, token, status) => calls.push(['finished', payment, token, status]),
+    timedOut: (payment) => calls.push(['timedOut', payment]),
+    failed: (error) => calls.push(['failed', error]),
+    changed: (state) => states.push(state),
+  });
+  /** Names of the host calls, in order. */
+  const called = () => calls.map((call) => call[0]);
+  return { clock, companion, calls, called, states, flow };
+}
+
+type Setup = ReturnType<typeof setup>;
+
+/** Paid, initiated with a PENDING payment: the authentication check is out. */
+async function initiated(s: Setup, payment: PaymentView = cardPayment()): Promise<PaymentView> {
+  void s.flow.pay(CARD);
+  s.companion.lastInitiation().answer.resolve({ token: TOKEN, payment });
+  await flush();
+  return payment;
+}
+
+/** The authentication check asked for a challenge. */
+async function inChallenge(s: Setup): Promise<PaymentView> {
+  const payment = await initiated(s);
+  s.companion.lastAuthentication().answer.resolve({ challengeUrl: CHALLENGE_URL });
+  await flush();
+  expect(s.flow.state.kind).toBe('challenge');
+  return payment;
+}
+
+describe('pay', () => {
+  it('initiates a Card payment with the card and the customer, locking the form', async () => {
+    const s = setup();
+    expect(s.flow.state).toEqual({ kind: 'entry', refused: false });
+    void s.flow.pay(CARD);
+    expect(s.flow.state).toEqual({ kind: 'busy' });
+    expect(s.companion.initiations).toHaveLength(1);
+    expect(s.companion.lastInitiation().args).toEqual({
+      token: 'session-token',
+      request: { channel: 'Card', card: CARD, customer: CUSTOMER },
+    });
+    expect(s.companion.authentications).toHaveLength(0);
+    expect(s.calls).toEqual([]);
+  });
+
+  it('tells the host the payment started, then checks authentication with its token', async () => {
+    const s = setup();
+    const payment = await initiated(s);
+    expect(s.calls).toEqual([['started', payment, TOKEN]]);
+    expect(s.companion.authentications.map((call) => call.args)).toEqual([TOKEN]);
+    expect(s.flow.state.kind).toBe('busy');
+  });
+
+  it('without a challenge: finalizes, then finished with the status', async () => {
+    const s = setup();
+    const payment = await initiated(s);
+    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    await flush();
+    expect(s.companion.finalizations.map((call) => call.args)).toEqual([TOKEN]);
+    expect(s.flow.state.kind).toBe('busy');
+    expect(s.called()).toEqual(['started']);
+
+    s.companion.lastFinalization().answer.resolve({ status: 'SUCCESSFUL' });
+    await flush();
+    expect(s.calls).toEqual([
+      ['started', payment, TOKEN],
+      ['finished', payment, TOKEN, 'SUCCESSFUL'],
+    ]);
+    expect(s.states.map((state) => state.kind)).not.toContain('challenge');
+    expect(s.clock.pending).toBe(0);
+  });
+
+  it.each(['PENDING', 'FAILED'] as const)('hands a finalized %s on as it is', async (status) => {
+    const s = setup();
+    const payment = await initiated(s);
+    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    await flush();
+    s.companion.lastFinalization().answer.resolve({ status });
+    await flush();
+    expect(s.calls.at(-1)).toEqual(['finished', payment, TOKEN, status]);
+  });
+
+  it.each(['SUCCESSFUL', 'FAILED'] as const)(
+    'an initiation already %s is finished at once, without authentication',
+    async (status) => {
+      const s = setup();
+      const payment = await initiated(s, cardPayment({ status }));
+      expect(s.calls).toEqual([
+        ['started', payment, TOKEN],
+        ['finished', payment, TOKEN, status],
+      ]);
+      expect(s.companion.authentications).toHaveLength(0);
+      expect(s.companion.finalizations).toHaveLength(0);
+    },
+  );
+
+  it('is ignored while busy: a double submit sends one initiation', async () => {
+    const s = setup();
+    void s.flow.pay(CARD);
+    void s.flow.pay(CARD);
+    expect(s.companion.initiations).toHaveLength(1);
+    s.companion.lastInitiation().answer.resolve({ token: TOKEN, payment: cardPayment() });
+    await flush();
+    void s.flow.pay(CARD);
+    expect(s.companion.initiations).toHaveLength(1);
+    expect(s.called()).toEqual(['started']);
+  });
+});
+
+describe('the challenge', () => {
+  it('shows the challenge page with the payment reference, and waits', async () => {
+    const s = setup();
+    const payment = await inChallenge(s);
+    expect(s.flow.state).toEqual({
+      kind: 'challenge',
+      url: CHALLENGE_URL,
+      reference: payment.reference,
+    });
+    expect(s.states.at(-1)).toEqual(s.flow.state);
+    expect(s.companion.finalizations).toHaveLength(0);
+    expect(s.clock.pendingOf('timeout')).toBe(1);
+    expect(s.called()).toEqual(['started']);
+  });
+
+  it('challengeCompleted() finalizes, then finished; the timer is gone', async () => {
+    const s = setup();
+    const payment = await inChallenge(s);
+    s.flow.challengeCompleted();
+    expect(s.flow.state.kind).toBe('busy');
+    expect(s.companion.finalizations.map((call) => call.args)).toEqual([TOKEN]);
+    expect(s.clock.pending).toBe(0);
+    s.flow.challengeCompleted();
+    expect(s.companion.finalizations).toHaveLength(1);
+
+    s.companion.lastFinalization().answer.resolve({ status: 'SUCCESSFUL' });
+    await flush();
+    expect(s.calls.at(-1)).toEqual(['finished', payment, TOKEN, 'SUCCESSFUL']);
+    await s.clock.advance(CHALLENGE_TIMEOUT_MS * 2);
+    expect(s.called()).not.toContain('timedOut');
+  });
+
+  it('challengeCompleted() outside a challenge does nothing', async () => {
+    const s = setup();
+    s.flow.challengeCompleted();
+    await initiated(s);
+    s.flow.challengeCompleted();
+    expect(s.companion.finalizations).toHaveLength(0);
+    expect(s.flow.state.kind).toBe('busy');
+  });
+
+  it('is given up after exactly CHALLENGE_TIMEOUT_MS', async () => {
+    expect(CHALLENGE_TIMEOUT_MS).toBe(10 * 60_000);
+    const s = setup();
+    const payment = await inChallenge(s);
+    await s.clock.advance(CHALLENGE_TIMEOUT_MS - 1);
+    expect(s.called()).toEqual(['started']);
+    await s.clock.advance(1);
+    expect(s.calls).toEqual([
+      ['started', payment, TOKEN],
+      ['timedOut', payment],
+    ]);
+    expect(s.companion.finalizations).toHaveLength(0);
+
+    s.flow.challengeCompleted();
+    void s.flow.pay(CARD);
+    await s.clock.advance(CHALLENGE_TIMEOUT_MS);
+    expect(s.companion.finalizations).toHaveLength(0);
+    expect(s.companion.initiations).toHaveLength(1);
+    expect(s.called()).toEqual(['started', 'timedOut']);
+  });
+
+  it('a failed finalization after the challenge is failed(error)', async () => {
+    const s = setup();
+    await inChallenge(s);
+    s.flow.challengeCompleted();
+    const error = new CompanionFailure('unavailable', 'Down.');
+    s.companion.lastFinalization().answer.reject(error);
+    await flush();
+    expect(s.calls.at(-1)).toEqual(['failed', error]);
+    expect(s.called()).not.toContain('finished');
+  });
+});
+
+describe('failures', () => {
+  it("an 'invalid' refusal of the initiation returns to the form, refused, to correct", async () => {
+    const s = setup();
+    void s.flow.pay(CARD);
+    s.companion
+      .lastInitiation()
+      .answer.reject(new CompanionFailure('invalid', 'The card number is not valid.'));
+    await flush();
+    expect(s.flow.state).toEqual({ kind: 'entry', refused: true });
+    expect(s.calls).toEqual([]);
+
+    // The corrected card goes through.
+    void s.flow.pay({ ...CARD, number: '4000000000000002' });
+    expect(s.companion.initiations).toHaveLength(2);
+    expect(s.companion.lastInitiation().args.request.card?.number).toBe('4000000000000002');
+    const payment = cardPayment({ reference: 'PAY-CARD-2' });
+    s.companion.lastInitiation().answer.resolve({ token: TOKEN, payment });
+    await flush();
+    expect(s.calls).toEqual([['started', payment, TOKEN]]);
+  });
+
+  it.each([
+    ['a network failure', new CompanionFailure('network', 'Offline.')],
+    ['a conflict', new CompanionFailure('conflict', 'Already under way.')],
+    ['already paid', new CompanionFailure('already_paid', 'Paid.')],
+    ['an unexpected error', new TypeError('boom')],
+  ])('%s on initiation is failed(error), and the flow is over', async (_, error) => {
+    const s = setup();
+    void s.flow.pay(CARD);
+    s.companion.lastInitiation().answer.reject(error);
+    await flush();
+    expect(s.calls).toEqual([['failed', error]]);
+    expect(s.flow.state.kind).not.toBe('entry');
+    void s.flow.pay(CARD);
+    expect(s.companion.initiations).toHaveLength(1);
+  });
+
+  it("an 'invalid' refusal once the payment exists is failed(error), not a refused form", async () => {
+    const s = setup();
+    await initiated(s);
+    const error = new CompanionFailure('invalid', 'Cannot authenticate.');
+    s.companion.lastAuthentication().answer.reject(error);
+    await flush();
+    expect(s.calls.at(-1)).toEqual(['failed', error]);
+    expect(s.flow.state).not.toEqual({ kind: 'entry', refused: true });
+  });
+
+  it('a failed finalization without a challenge is failed(error)', async () => {
+    const s = setup();
+    await initiated(s);
+    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    await flush();
+    const error = new CompanionFailure('timeout', 'Too slow.');
+    s.companion.lastFinalization().answer.reject(error);
+    await flush();
+    expect(s.called()).toEqual(['started', 'failed']);
+    expect(s.calls.at(-1)).toEqual(['failed', error]);
+  });
+});
+
+describe('dispose', () => {
+  it('during the challenge: the timer stops and nothing is called afterwards', async () => {
+    const s = setup();
+    await inChallenge(s);
+    const statesBefore = s.states.length;
+    s.flow.dispose();
+    expect(s.clock.pending).toBe(0);
+    await s.clock.advance(CHALLENGE_TIMEOUT_MS * 2);
+    s.flow.challengeCompleted();
+    void s.flow.pay(CARD);
+    await flush();
+    expect(s.called()).toEqual(['started']);
+    expect(s.companion.finalizations).toHaveLength(0);
+    expect(s.companion.initiations).toHaveLength(1);
+    expect(s.states).toHaveLength(statesBefore);
+  });
+
+  it('while initiating: the answer reaches no one', async () => {
+    const s = setup();
+    void s.flow.pay(CARD);
+    s.flow.dispose();
+    s.companion.lastInitiation().answer.resolve({ token: TOKEN, payment: cardPayment() });
+    await flush();
+    expect(s.calls).toEqual([]);
+    expect(s.companion.authentications).toHaveLength(0);
+  });
+
+  it('while initiating: a refusal reaches no one, and the form does not come back', async () => {
+    const s = setup();
+    void s.flow.pay(CARD);
+    s.flow.dispose();
+    s.companion.lastInitiation().answer.reject(new CompanionFailure('invalid', 'Bad card.'));
+    await flush();
+    expect(s.calls).toEqual([]);
+    expect(s.flow.state).toEqual({ kind: 'busy' });
+  });
+
+  it('while checking authentication: a challenge answer starts no timer', async () => {
+    const s = setup();
+    await initiated(s);
+    s.flow.dispose();
+    s.companion.lastAuthentication().answer.resolve({ challengeUrl: CHALLENGE_URL });
+    await flush();
+    expect(s.flow.state.kind).toBe('busy');
+    expect(s.clock.pending).toBe(0);
+    expect(s.called()).toEqual(['started']);
+  });
+
+  it('while finalizing: the answer reaches no one', async () => {
+    const s = setup();
+    await inChallenge(s);
+    s.flow.challengeCompleted();
+    s.flow.dispose();
+    s.companion.lastFinalization().answer.resolve({ status: 'SUCCESSFUL' });
+    await flush();
+    expect(s.called()).toEqual(['started']);
+  });
+});

@@ -1,0 +1,290 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckoutStep } from '../../../src/flow/checkout-model';
+import { type ChannelChoice, CompanionFailure } from '../../../src/flow/companion';
+import {
+  cardPayment,
+  flush,
+  type Harness,
+  harness,
+  inTransfer,
+  PENDING,
+  SERVER_T0,
+  sessionView,
+} from './fake-ports';
+
+const CARD_TOKEN = 'card-payment-token';
+
+const CHANNELS: ChannelChoice[] = [
+  { name: 'PayByTransfer', description: 'Bank transfer' },
+  { name: 'Card', description: 'Visa, Mastercard' },
+];
+
+const CARD_SUMMARY = {
+  reference: 'PAY-CARD-1',
+  channel: 'Card',
+  amount: { amountMinor: 250_050, currency: 'NGN' },
+};
+
+function kinds(steps: readonly CheckoutStep[]): string[] {
+  return steps.map((step) => step.kind);
+}
+
+function expectNothingLeft(h: Harness): void {
+  expect(h.clock.pending).toBe(0);
+  expect(h.companion.active).toEqual([]);
+}
+
+async function choosing(h: Harness): Promise<void> {
+  void h.model.start();
+  h.companion.lastSession().answer.resolve(sessionView({ channels: CHANNELS }));
+  await flush();
+  expect(h.model.step.value.kind).toBe('choosing');
+}
+
+/** Card chosen: the card chunk has the form up. */
+async function inCard(): Promise<Harness> {
+  const h = harness({ supportedChannels: ['PayByTransfer', 'Card'] });
+  await choosing(h);
+  h.model.choose('Card');
+  expect(h.model.step.value).toEqual({ kind: 'card', payment: null });
+  return h;
+}
+
+/** The card was submitted and initiated by the card chunk. */
+async function cardUnderWay() {
+  const h = await inCard();
+  const payment = cardPayment();
+  h.model.cardStarted(payment, CARD_TOKEN);
+  return { h, payment };
+}
+
+describe('entering the card step', () => {
+  it("choose('Card') shows the card step without initiating anything", async () => {
+    const h = await inCard();
+    expect(kinds(h.steps)).toEqual(['loading', 'choosing', 'card']);
+    expect(kinds(h.steps)).not.toContain('starting');
+    await flush();
+    expect(h.companion.initiations).toHaveLength(0);
+    expect(h.companion.statuses).toHaveLength(0);
+    expectNothingLeft(h);
+    expect(h.model.paymentUnderWay.value).toBe(false);
+    expect(h.model.resultIfClosed()).toEqual({ status: 'cancelled' });
+  });
+
+  it('goes straight to the card step when Card is the only channel', async () => {
+    const h = harness({ supportedChannels: ['Card'] });
+    void h.model.start();
+    h.companion.lastSession().answer.resolve(sessionView({ channels: CHANNELS }));
+    await flush();
+    expect(h.model.step.value).toEqual({ kind: 'card', payment: null });
+    expect(kinds(h.steps)).toEqual(['loading', 'card']);
+    expect(h.companion.initiations).toHaveLength(0);
+  });
+
+  it('changeMethod() before the card is submitted goes back to choosing', async () => {
+    const h = await inCard();
+    h.model.changeMethod();
+    expect(h.model.step.value).toEqual({ kind: 'choosing', channels: CHANNELS });
+  });
+});
+
+describe('cardStarted', () => {
+  it('holds the payment: under way, and pending if closed', async () => {
+    const { h, payment } = await cardUnderWay();
+    expect(h.model.step.value).toEqual({ kind: 'card', payment });
+    expect(h.model.paymentUnderWay.value).toBe(true);
+    expect(h.model.resultIfClosed()).toEqual({ status: 'pending', payment: CARD_SUMMARY });
+    expect(h.model.paymentToken()).toBe(CARD_TOKEN);
+    expect(h.model.outcome.value).toBeNull();
+  });
+
+  it('keeps the customer on the card once it is submitted', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.changeMethod();
+    expect(h.model.step.value).toEqual({ kind: 'card', payment });
+  });
+});
+
+describe('track', () => {
+  it('SUCCESSFUL: succeeded, with the outcome, nothing left running', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.track(payment, CARD_TOKEN, 'SUCCESSFUL');
+    expect(h.model.step.value).toEqual({
+      kind: 'succeeded',
+      payment: { ...payment, status: 'SUCCESSFUL' },
+    });
+    expect(h.model.outcome.value).toEqual({ status: 'succeeded', payment: CARD_SUMMARY });
+    expect(h.model.resultIfClosed()).toBe(h.model.outcome.value);
+    expect(h.model.paymentUnderWay.value).toBe(false);
+    expectNothingLeft(h);
+  });
+
+  it('FAILED: failed with payment_failed', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.track(payment, CARD_TOKEN, 'FAILED');
+    expect(h.model.step.value).toEqual({
+      kind: 'failed',
+      payment: { ...payment, status: 'FAILED' },
+      code: 'payment_failed',
+    });
+    expect(h.model.outcome.value).toMatchObject({
+      status: 'failed',
+      error: { code: 'payment_failed' },
+      payment: CARD_SUMMARY,
+    });
+    expectNothingLeft(h);
+  });
+
+  it('PENDING: processing, watched and polled until the push decides', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.track(payment, CARD_TOKEN, 'PENDING');
+    expect(h.model.step.value).toEqual({ kind: 'processing', payment });
+    expect(h.model.outcome.value).toBeNull();
+    expect(h.model.paymentUnderWay.value).toBe(true);
+    expect(h.model.resultIfClosed()).toEqual({ status: 'pending', payment: CARD_SUMMARY });
+    expect(h.companion.active.map((watcher) => watcher.token)).toEqual([CARD_TOKEN]);
+
+    h.companion.autoStatus = { ...PENDING };
+    await h.clock.advance(2000);
+    expect(h.companion.statuses.map((call) => call.args)).toEqual([CARD_TOKEN]);
+    expect(h.model.step.value.kind).toBe('processing');
+
+    h.companion.push('SUCCESSFUL');
+    expect(h.model.step.value.kind).toBe('succeeded');
+    expect(h.model.outcome.value).toEqual({ status: 'succeeded', payment: CARD_SUMMARY });
+    expectNothingLeft(h);
+  });
+
+  it('ignores a later timeout once the payment is settled', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.track(payment, CARD_TOKEN, 'SUCCESSFUL');
+    const outcome = h.model.outcome.value;
+    h.model.cardTimedOut(payment);
+    expect(h.model.step.value.kind).toBe('succeeded');
+    expect(h.model.outcome.value).toBe(outcome);
+  });
+});
+
+describe('cardTimedOut', () => {
+  it('fails with challenge_timeout, in the step and in the outcome', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.cardTimedOut(payment);
+    expect(h.model.step.value).toMatchObject({
+      kind: 'failed',
+      code: 'challenge_timeout',
+      payment: { reference: payment.reference, channel: 'Card' },
+    });
+    const outcome = h.model.outcome.value;
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: { code: 'challenge_timeout' },
+      payment: CARD_SUMMARY,
+    });
+    expect(outcome?.status === 'failed' && outcome.error.message.length).toBeGreaterThan(0);
+    expect(h.model.resultIfClosed()).toBe(outcome);
+    expect(h.model.paymentUnderWay.value).toBe(false);
+    expect(kinds(h.steps).filter((kind) => kind === 'failed')).toHaveLength(1);
+  });
+});
+
+describe('fail', () => {
+  it('shows the error, and retry() brings the card form back without initiating', async () => {
+    const { h } = await cardUnderWay();
+    h.model.fail(new CompanionFailure('unavailable', 'The provider is down.'));
+    expect(h.model.step.value).toEqual({
+      kind: 'error',
+      code: 'unavailable',
+      message: 'The provider is down.',
+      retry: 'initiate',
+    });
+    h.model.retry();
+    expect(h.model.step.value).toEqual({ kind: 'card', payment: null });
+    expect(h.companion.sessions).toHaveLength(1);
+    expect(h.companion.initiations).toHaveLength(0);
+  });
+});
+
+describe('fail outside the card step', () => {
+  it('is ignored during a transfer, which keeps its watcher and countdown', async () => {
+    const h = harness({ supportedChannels: ['PayByTransfer'] });
+    await inTransfer(h);
+    expect(h.model.step.value.kind).toBe('transfer');
+    h.model.fail(new Error('not for this step'));
+    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.companion.active).toHaveLength(1);
+  });
+});
+
+describe('card calls outside the card step', () => {
+  it('are ignored while choosing', async () => {
+    const h = harness({ supportedChannels: ['PayByTransfer', 'Card'] });
+    await choosing(h);
+    const before = h.model.step.value;
+    const payment = cardPayment();
+    h.model.cardStarted(payment, CARD_TOKEN);
+    h.model.track(payment, CARD_TOKEN, 'SUCCESSFUL');
+    h.model.track(payment, CARD_TOKEN, 'PENDING');
+    h.model.cardTimedOut(payment);
+    expect(h.model.step.value).toBe(before);
+    expect(h.model.outcome.value).toBeNull();
+    expect(h.model.paymentToken()).toBeNull();
+    expectNothingLeft(h);
+  });
+
+  it('are ignored during a transfer', async () => {
+    const h = harness();
+    await inTransfer(h);
+    const before = h.model.step.value;
+    const seconds = h.model.secondsLeft.value;
+    const payment = cardPayment({ serverTime: SERVER_T0 + 20 * 60_000 });
+    h.model.cardStarted(payment, CARD_TOKEN);
+    h.model.track(payment, CARD_TOKEN, 'FAILED');
+    h.model.cardTimedOut(payment);
+    expect(h.model.step.value).toBe(before);
+    expect(h.model.outcome.value).toBeNull();
+    expect(h.model.paymentToken()).toBe('payment-token');
+    // Not re-anchored on the card's server time (that would leave 600 s).
+    expect(h.model.secondsLeft.value).toBe(seconds);
+    expect(h.companion.active.map((watcher) => watcher.token)).toEqual(['payment-token']);
+  });
+
+  it('are ignored once processing', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.track(payment, CARD_TOKEN, 'PENDING');
+    const before = h.model.step.value;
+    h.model.cardStarted(cardPayment({ reference: 'PAY-CARD-2' }), 'other-token');
+    h.model.track(payment, CARD_TOKEN, 'FAILED');
+    h.model.cardTimedOut(payment);
+    expect(h.model.step.value).toBe(before);
+    expect(h.model.outcome.value).toBeNull();
+    expect(h.model.paymentToken()).toBe(CARD_TOKEN);
+  });
+});
+
+describe('dispose', () => {
+  it('in the card step: a late timeout changes nothing and tells no one', async () => {
+    const { h, payment } = await cardUnderWay();
+    const before = h.model.step.value;
+    h.model.dispose();
+    let notified = 0;
+    h.model.subscribe(() => notified++);
+    notified = 0;
+    h.model.cardTimedOut(payment);
+    expect(h.model.step.value).toBe(before);
+    expect(h.model.outcome.value).toBeNull();
+    expect(h.model.resultIfClosed()).toEqual({ status: 'pending', payment: CARD_SUMMARY });
+    expect(notified).toBe(0);
+  });
+
+  it('in the card step: a late finish starts no watch and no timer', async () => {
+    const { h, payment } = await cardUnderWay();
+    const before = h.model.step.value;
+    h.model.dispose();
+    h.model.track(payment, CARD_TOKEN, 'PENDING');
+    h.model.track(payment, CARD_TOKEN, 'SUCCESSFUL');
+    expect(h.model.step.value).toBe(before);
+    expect(h.model.outcome.value).toBeNull();
+    expect(h.companion.watchers).toHaveLength(0);
+    expectNothingLeft(h);
+  });
+});
