@@ -1,5 +1,6 @@
-// The demo's sandbox controls and live log. Every call goes to the demo server, which adds the
-// sandbox key itself: the key never reaches this page.
+// The demo's sandbox controls, live log and payment-link block. Every call goes to the demo
+// server, which adds the key itself: the key never reaches this page. Loaded by the shop (with
+// paydrop.js before it) and by the pop-out controls window (without it).
 (() => {
   const log = document.getElementById('log');
   const list = document.getElementById('payments');
@@ -24,8 +25,8 @@
   }
 
   async function payments() {
-    const response = await fetch('/demo/sandbox/payments');
-    return response.ok ? (await response.json()).payments : [];
+    const response = await fetch('/demo/sandbox/payments').catch(() => null);
+    return response?.ok ? (await response.json()).payments : [];
   }
 
   async function refresh() {
@@ -36,35 +37,38 @@
         .reverse()
         .map((payment) => {
           const item = document.createElement('li');
-          item.textContent = `${payment.reference} · ${payment.channel} · ${payment.currency} ${payment.amount} · ${payment.status}`;
+          const link = payment.linkAlias ? ` · link ${payment.linkAlias}` : '';
+          item.textContent = `${payment.reference} · ${payment.channel} · ${payment.currency} ${payment.amount} · ${payment.status}${link}`;
           return item;
         }),
     );
     return all;
   }
 
-  async function latest(channel) {
+  /** The newest payment of `channel` still waiting at `stage` (the customer's move). */
+  async function latest(channel, stage) {
     const all = (await payments()).filter(
-      (payment) => payment.channel === channel && payment.status === 'PENDING',
+      (payment) =>
+        payment.channel === channel &&
+        payment.status === 'PENDING' &&
+        (payment.stage === undefined || payment.stage === stage),
     );
     return all.at(-1);
   }
 
+  async function decideAtBank(approve) {
+    const payment = await latest('PayByAccount', 'awaiting-bank');
+    if (!payment) return line('control', 'No payment from a bank is waiting for a decision.');
+    await control(`/payments/${payment.reference}/bank`, { approve });
+  }
+
   document.getElementById('pay-latest').addEventListener('click', async () => {
-    const payment = await latest('PayByTransfer');
+    const payment = await latest('PayByTransfer', 'awaiting-transfer');
     if (!payment) return line('control', 'No pending transfer to pay into.');
     await control(`/payments/${payment.reference}/transfer`);
   });
-  document.getElementById('approve-latest').addEventListener('click', async () => {
-    const payment = await latest('PayByAccount');
-    if (!payment) return line('control', 'No payment waiting at the bank.');
-    await control(`/payments/${payment.reference}/bank`, { approve: true });
-  });
-  document.getElementById('decline-latest').addEventListener('click', async () => {
-    const payment = await latest('PayByAccount');
-    if (!payment) return line('control', 'No payment waiting at the bank.');
-    await control(`/payments/${payment.reference}/bank`, { approve: false });
-  });
+  document.getElementById('approve-latest').addEventListener('click', () => decideAtBank(true));
+  document.getElementById('decline-latest').addEventListener('click', () => decideAtBank(false));
   document
     .getElementById('clock-10')
     .addEventListener('click', () => control('/clock', { advanceSeconds: 600 }));
@@ -91,12 +95,80 @@
     );
   document.getElementById('reset').addEventListener('click', () => control('/reset'));
 
-  // Widget callbacks, as a merchant would listen to them.
+  // Widget callbacks, as a merchant would listen to them: events from the buttons (and from a
+  // checkout picked up after a full-page bank redirect), callbacks from Paydrop.open below.
+  const widgetLine = (name, detail) => {
+    line('widget', `widget ${name}: ${JSON.stringify(detail)}`);
+    void refresh();
+  };
   for (const name of ['success', 'failure', 'pending', 'close']) {
-    document.addEventListener(`paydrop:${name}`, (event) =>
-      line('widget', `widget ${name}: ${JSON.stringify(event.detail)}`),
-    );
+    document.addEventListener(`paydrop:${name}`, (event) => widgetLine(name, event.detail));
   }
+
+  // "Pay a payment link": the demo server makes a one-time link with its key; the page opens the
+  // checkout on its alias. The last alias is kept for the session, to show a paid link refused.
+  const newLink = document.getElementById('link-new');
+  const linkAgain = document.getElementById('link-again');
+  const linkStatus = document.getElementById('link-status');
+  const LAST_LINK = 'paydrop-demo:last-link';
+  let lastLink = null;
+  try {
+    lastLink = sessionStorage.getItem(LAST_LINK);
+  } catch {
+    // No storage: the last link lives as long as the page.
+  }
+
+  function showLastLink() {
+    if (!linkAgain || !linkStatus) return;
+    linkAgain.disabled = !lastLink;
+    linkStatus.textContent = lastLink ? `Last link: ${lastLink} (one-time).` : '';
+  }
+
+  function payLink(alias) {
+    if (!window.Paydrop) return line('control', 'paydrop.js did not load: run npm start.');
+    window.Paydrop.open({
+      endpoint: '/api/checkout',
+      link: alias,
+      onSuccess: (payment) => widgetLine('success', payment),
+      onFailure: (error) => widgetLine('failure', error),
+      onPending: (payment) => widgetLine('pending', payment),
+      onClose: (result) => widgetLine('close', result),
+    });
+  }
+
+  // A flag rather than `disabled`: a disabled button loses focus, and the checkout gives focus
+  // back to the button that opened it.
+  let making = false;
+  newLink?.addEventListener('click', async () => {
+    if (making) return;
+    making = true;
+    try {
+      const response = await fetch('/demo/link', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }).catch(() => null);
+      const answer = response ? await response.json().catch(() => ({})) : {};
+      if (!response?.ok || typeof answer.alias !== 'string') {
+        if (linkStatus) linkStatus.textContent = answer.error ?? 'The link could not be made.';
+        return;
+      }
+      lastLink = answer.alias;
+      try {
+        sessionStorage.setItem(LAST_LINK, lastLink);
+      } catch {
+        // Kept in memory only.
+      }
+      showLastLink();
+      payLink(lastLink);
+    } finally {
+      making = false;
+    }
+  });
+  linkAgain?.addEventListener('click', () => {
+    if (lastLink) payLink(lastLink);
+  });
+  showLastLink();
   // Webhooks and outcomes, pushed by the demo server.
   const events = new EventSource('/demo/events');
   events.addEventListener('log', (event) => {
@@ -104,5 +176,9 @@
     line(data.kind, data.text);
     void refresh();
   });
+  // New payments are not logged: the list looks again now and then while the page is seen.
+  setInterval(() => {
+    if (document.visibilityState === 'visible') void refresh();
+  }, 4000);
   void refresh();
 })();

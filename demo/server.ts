@@ -1,16 +1,18 @@
 /**
  * `npm start`: the demo on PORT (default 3000): the shop at `/` (script tag) and `/spa` (npm
  * module), the companion at `/api/checkout`, an embedded sandbox at `/sandbox` (its
- * `{base_url}`), the sandbox controls at `/demo/sandbox/*` (the server adds the key), and a live
- * log at `/demo/events`. With PROVIDER_BASE_URL set the companion talks to that provider instead.
+ * `{base_url}`), the sandbox controls at `/demo/sandbox/*` (the server adds the key), new
+ * one-time payment links at `POST /demo/link` (made here, with the key, through the provider
+ * client), and a live log at `/demo/events`. With PROVIDER_BASE_URL set the companion talks to
+ * that provider instead.
  */
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { serve } from '../src/node/serve';
 import { createSandboxHandler, isDroppedResponse } from '../src/sandbox';
 import { SANDBOX_TEST_KEY } from '../src/sandbox/test-data';
-import { createCheckoutHandler } from '../src/server';
-import { resolveDemoOrder } from './catalogue';
+import { createCheckoutHandler, createProviderClient, type ProviderClient } from '../src/server';
+import { DEMO_LINK, rememberDemoLink, resolveDemoLink, resolveDemoOrder } from './catalogue';
 
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -52,14 +54,18 @@ const FILES: Record<string, string> = {
   '/demo/controls': 'demo/controls.html',
   '/demo/demo.css': 'demo/demo.css',
   '/demo/controls.js': 'demo/controls.js',
-  '/paydrop.js': 'dist/paydrop.js',
-  '/paydrop-fr.js': 'dist/paydrop-fr.js',
 };
 
 async function file(path: string): Promise<Response> {
-  // The SPA's bundle and its lazily loaded chunks, by a name that cannot leave dist/demo.
+  // No icon: an empty answer keeps a 404 off the newcomer's console.
+  if (path === '/favicon.ico') return new Response(null, { status: 204 });
+  // The script tag and the chunks it loads from beside itself (paydrop-fr.js, paydrop-card.js,
+  // paydrop-qr.js), and the SPA's bundle with its chunks: by names that cannot leave dist/.
+  const scriptFile = /^\/(paydrop(-[\w]+)?\.js)$/.exec(path)?.[1];
   const spaFile = /^\/demo\/([\w-]+\.js(\.map)?)$/.exec(path)?.[1];
-  const name = FILES[path] ?? (spaFile ? `dist/demo/${spaFile}` : undefined);
+  const name =
+    FILES[path] ??
+    (scriptFile ? `dist/${scriptFile}` : spaFile ? `dist/demo/${spaFile}` : undefined);
   if (!name)
     return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
   try {
@@ -146,6 +152,49 @@ async function control(request: Request, path: string): Promise<Response> {
   return Response.json({ error: 'No such control.' }, { status: 404 });
 }
 
+/** A page of another site may not work the demo's controls or make its links. */
+function sameOrigin(request: Request): boolean {
+  const origin = request.headers.get('origin');
+  return origin === null || origin === new URL(request.url).origin;
+}
+
+let provider: ProviderClient | undefined;
+
+/**
+ * A fresh one-time payment link, made here through the provider client (the key never reaches
+ * the page); the companion's resolveLink knows it from then on.
+ */
+async function newLink(): Promise<Response> {
+  if (!provider) return Response.json({ error: 'Not ready.' }, { status: 503 });
+  try {
+    const link = await provider.createPaymentLink({
+      name: DEMO_LINK.name,
+      description: DEMO_LINK.description,
+      linkType: 'OneTime',
+      currency: DEMO_LINK.currency,
+      amount: { amountMinor: DEMO_LINK.amountMinor, currency: DEMO_LINK.currency },
+    });
+    rememberDemoLink(link.alias, {
+      amountMinor: DEMO_LINK.amountMinor,
+      currency: DEMO_LINK.currency,
+      description: DEMO_LINK.description,
+    });
+    logLine('control', `payment link ${link.alias} created (${DEMO_LINK.description}, one-time)`);
+    // The provider's hosted page for the link is on the provider's origin; the shop pays it in
+    // its own checkout instead, so only the alias goes to the page.
+    return Response.json(
+      { alias: link.alias, description: DEMO_LINK.description },
+      { status: 201, headers: { 'cache-control': 'no-store' } },
+    );
+  } catch (error) {
+    console.error('demo: could not create a payment link', error);
+    return Response.json(
+      { error: 'The provider did not create a payment link. Try again.' },
+      { status: 502 },
+    );
+  }
+}
+
 let checkout: ReturnType<typeof createCheckoutHandler> | undefined;
 
 const running = await serve(
@@ -166,6 +215,16 @@ const running = await serve(
       return checkout(request);
     }
     if (pathname === '/demo/events') return logStream(request);
+    if (
+      (pathname === '/demo/link' || pathname.startsWith('/demo/sandbox/')) &&
+      !sameOrigin(request)
+    )
+      return Response.json({ error: 'Only the demo pages may do this.' }, { status: 403 });
+    if (pathname === '/demo/link') {
+      return request.method === 'POST'
+        ? newLink()
+        : Response.json({ error: 'POST to make a link.' }, { status: 405 });
+    }
     if (pathname.startsWith('/demo/sandbox/'))
       return control(request, pathname.slice('/demo/sandbox'.length));
     if (request.method === 'GET' || request.method === 'HEAD') return file(pathname);
@@ -180,12 +239,15 @@ checkout = createCheckoutHandler({
   baseUrl,
   publicUrl: `${running.url}/api/checkout`,
   resolveOrder: resolveDemoOrder,
+  resolveLink: resolveDemoLink,
   onPaymentOutcome: (outcome) => {
-    const text = `payment ${outcome.reference}: ${outcome.status} (order ${outcome.orderId}), confirmed with the provider`;
+    const what = outcome.linkAlias ? `link ${outcome.linkAlias}` : `order ${outcome.orderId}`;
+    const text = `payment ${outcome.reference}: ${outcome.status} (${what}), confirmed with the provider`;
     console.log(text);
     logLine('outcome', text);
   },
 });
+provider = createProviderClient({ secretKey, baseUrl });
 if (sandbox) sandbox.world().config.webhookUrl = `${running.url}/api/checkout/webhooks`;
 
 console.log(`paydrop demo ready at ${running.url}/`);
