@@ -71,3 +71,9 @@ export function rememberDemoLink(alias: string, link: ResolvedOrder): void {
 export function resolveDemoLink(alias: string): ResolvedOrder | null {
   return links.get(alias) ?? null;
 }
+
+/** The demo's links are one-time: once paid, opening one again says so before anything else. */
+export function demoLinkPaid(alias: string): void {
+  const link = links.get(alias);
+  if (link) links.set(alias, { ...link, paid: true });
+}

@@ -12,7 +12,13 @@ import { serve } from '../src/node/serve';
 import { createSandboxHandler, isDroppedResponse } from '../src/sandbox';
 import { SANDBOX_TEST_KEY } from '../src/sandbox/test-data';
 import { createCheckoutHandler, createProviderClient, type ProviderClient } from '../src/server';
-import { DEMO_LINK, rememberDemoLink, resolveDemoLink, resolveDemoOrder } from './catalogue';
+import {
+  DEMO_LINK,
+  demoLinkPaid,
+  rememberDemoLink,
+  resolveDemoLink,
+  resolveDemoOrder,
+} from './catalogue';
 
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -241,6 +247,7 @@ checkout = createCheckoutHandler({
   resolveOrder: resolveDemoOrder,
   resolveLink: resolveDemoLink,
   onPaymentOutcome: (outcome) => {
+    if (outcome.linkAlias && outcome.status === 'SUCCESSFUL') demoLinkPaid(outcome.linkAlias);
     const what = outcome.linkAlias ? `link ${outcome.linkAlias}` : `order ${outcome.orderId}`;
     const text = `payment ${outcome.reference}: ${outcome.status} (${what}), confirmed with the provider`;
     console.log(text);

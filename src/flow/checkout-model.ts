@@ -212,7 +212,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
         // The provider fails an account nobody paid into in time: say so, and offer a new one.
         outcome.value = {
           status: 'failed',
-          error: { code: 'expired', message: 'The account expired before any transfer arrived.' },
+          error: { code: 'expired', message: 'The account expired unpaid.' },
           payment: summary(payment),
         };
         go({ kind: 'expired', payment });

@@ -344,7 +344,12 @@ function StepView(props: StepViewProps) {
           <p class="muted">{errorText(step, messages)}</p>
           {step.code === 'no_channels' ||
           step.code === 'order_not_found' ||
-          step.code === 'already_paid' ? null : (
+          step.code === 'already_paid' ? (
+            // Nothing to try again: a way out that needs no hunting for the ×.
+            <button type="button" class="secondary" onClick={() => onDone(model.resultIfClosed())}>
+              {messages.close}
+            </button>
+          ) : (
             <button type="button" class="primary" onClick={() => model.retry()}>
               {messages.tryAgain}
             </button>

@@ -72,7 +72,7 @@ function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHa
   const checked = checkOptions(options);
   if (typeof document === 'undefined') {
     throw new Error(
-      'Paydrop.open: call it in a browser, in response to the customer (not during server rendering).',
+      'Paydrop.open: call it in a browser, on the customer’s click (not in server rendering).',
     );
   }
   const existing = openCheckouts.get(document);

@@ -102,6 +102,34 @@ describe('resolveOrder narrowing the channels', () => {
   }
 });
 
+describe('an order or link the merchant says is paid', () => {
+  it('is already_paid at /session, before the provider is asked anything', async () => {
+    const rig = await startWithOrder({ ...NGN, paid: true });
+    const session = await call(rig, 'POST', '/session', { body: { order: 'o-paid' } });
+    expect(session.status, session.text).toBe(409);
+    expect(session.body.error).toMatchObject({
+      code: 'already_paid',
+      message: 'This order has already been paid.',
+    });
+    expect(rig.providerCalls).toEqual([]);
+  });
+
+  it('paid: false, or left out, is an order to pay', async () => {
+    const rig = await startWithOrder({ ...NGN, paid: false });
+    const session = await call(rig, 'POST', '/session', { body: { order: 'o-unpaid' } });
+    expect(session.status, session.text).toBe(200);
+  });
+
+  it('paid that is not true or false is the merchant’s bug, said in the log', async () => {
+    const rig = await startWithOrder({ ...NGN, paid: 'yes' });
+    const session = await call(rig, 'POST', '/session', { body: { order: 'o-what' } });
+    expect(session.status, session.text).toBe(500);
+    const logged = rig.logLines.filter((line) => line.includes(session.body.error.requestId));
+    expect(logged[0]).toContain('paid?: boolean');
+    expect(rig.providerCalls).toEqual([]);
+  });
+});
+
 describe('a payment link', () => {
   /** A companion whose resolveLink knows the links this test creates on its sandbox. */
   async function startWithLinks() {
@@ -163,6 +191,28 @@ describe('a payment link', () => {
       (payment: { linkAlias?: string }) => payment.linkAlias === alias,
     );
     expect(onLink.map((payment: { reference: string }) => payment.reference)).toEqual([paid]);
+  });
+
+  it('one-time, refused once as paid: the next session says so before any channel is offered', async () => {
+    const { rig, createLink, payOnce } = await startWithLinks();
+    const alias = await createLink(0);
+    await payOnce(alias);
+    const first = await call(rig, 'POST', '/session', { body: { link: alias } });
+    const refused = await call(rig, 'POST', '/initiate', {
+      token: first.body.token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(refused.body.error.code).toBe('already_paid');
+    const calls = rig.providerCalls.length;
+
+    const next = await call(rig, 'POST', '/session', { body: { link: alias } });
+    expect(next.status, next.text).toBe(409);
+    expect(next.body.error).toMatchObject({
+      code: 'already_paid',
+      message: 'This payment link has already been paid.',
+    });
+    // Said from memory: the provider was not asked again.
+    expect(rig.providerCalls.length).toBe(calls);
   });
 
   it('reusable: a second customer pays it too', async () => {
@@ -263,5 +313,44 @@ describe('the card challenge page’s CSP', () => {
     // Plain http elsewhere, and other schemes, stay out.
     expect(allows(sources, new URL('http://issuer.example/challenge'), rig.origin)).toBe(false);
     expect(allows(sources, new URL('data:text/html,hi'), rig.origin)).toBe(false);
+  });
+});
+
+describe('a card payment picked up again', () => {
+  async function cardPayment(rig: Awaited<ReturnType<typeof start>>, order: string, card: string) {
+    const session = await call(rig, 'POST', '/session', { body: { order } });
+    const initiated = await call(rig, 'POST', '/initiate', {
+      token: session.body.token,
+      body: { channel: 'Card', card: testCard(card) },
+    });
+    expect(initiated.status, initiated.text).toBe(200);
+    return initiated.body as { token: string; payment: { reference: string } };
+  }
+
+  it('is not, while its challenge is unfinished: a reload or Try again starts a new card payment', async () => {
+    const rig = await startWithOrder(NGN);
+    const first = await cardPayment(rig, 'o-card-1', '4000000000003220');
+    const auth = await call(rig, 'POST', '/authenticate', { token: first.token });
+    expect(auth.body.authenticationRequired).toBe(true);
+
+    const reload = await call(rig, 'POST', '/session', { body: { order: 'o-card-1' } });
+    expect(reload.body.payment).toBeNull();
+    const second = await cardPayment(rig, 'o-card-1', '4242424242424242');
+    expect(second.payment.reference).not.toBe(first.payment.reference);
+  });
+
+  it('is, once finalized: the charge under way is followed, never started twice', async () => {
+    const rig = await startWithOrder(NGN);
+    const first = await cardPayment(rig, 'o-card-2', '4242424242424242');
+    await call(rig, 'POST', '/authenticate', { token: first.token });
+    const finalized = await call(rig, 'POST', '/finalize', { token: first.token });
+    expect(finalized.body.status).toBe('SUCCESSFUL');
+
+    const reload = await call(rig, 'POST', '/session', { body: { order: 'o-card-2' } });
+    expect(reload.body.payment).toMatchObject({
+      reference: first.payment.reference,
+      channel: 'Card',
+      status: 'SUCCESSFUL',
+    });
   });
 });
