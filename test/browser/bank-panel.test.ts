@@ -144,9 +144,11 @@ describe('"Pay on your phone instead"', () => {
     // The very drawing of the bank's link, so a phone camera opens the same authorisation.
     expect(qr.querySelector('path')?.getAttribute('d')).toBe(drawQr(AUTH_URL).path);
     expect(screen.getByText(en.phoneText)).toBeTruthy();
-    // Asked and answered: the offer goes.
-    noButton('Pay on your phone instead');
+    // The button stays where it was, so the keyboard's focus stays on it; pressing it again
+    // draws nothing more.
     expect(button('Continue to your bank')).toBeTruthy();
+    fireEvent.click(button('Pay on your phone instead'));
+    expect(screen.getAllByRole('img', { name: en.qrLabel })).toHaveLength(1);
   });
 
   it('passes axe with the QR code shown', async () => {

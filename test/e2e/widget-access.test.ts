@@ -1,12 +1,14 @@
 /**
  * The dialog for customers on a keyboard, with a screen reader, and on a 320 px phone, in Chromium:
- * focus goes in and comes back, every control is reachable, axe-core finds nothing serious in the
- * views this build has, and nothing overflows at the narrowest width. Run `npm run build:widget`
- * first.
+ * focus goes in and comes back, every control is reachable, a card and a bank payment are made
+ * from the keyboard alone, axe-core finds nothing serious in the transfer, bank, card and end
+ * views, and nothing overflows at the narrowest width, the card form and the issuer's challenge
+ * included. Run `npm run build:widget` first.
  */
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SETTLEMENT_DELAY_MS } from '../../src/sandbox/test-data';
 import { launchChromium } from '../helpers/browser';
 import {
   buttonPage,
@@ -32,6 +34,7 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
+  sandboxHeldAt = null;
   await context?.close();
   await shop?.close();
   context = undefined;
@@ -44,17 +47,46 @@ const NOTHING = {
   description: 'Nothing to pay with',
 } as const;
 
+const PAID = {
+  amountMinor: 4_999,
+  currency: 'GBP',
+  description: 'Merino scarf',
+  paid: true,
+} as const;
+
+/** Set: the sandbox's clock stands still at this instant (as in widget-bank.test.ts). */
+let sandboxHeldAt: number | null = null;
+
 async function setUp(
   contextOptions: BrowserContextOptions = {},
   shopOptions: ShopOptions = {},
 ): Promise<Shop> {
-  shop = await startShop({
-    // An order the merchant allows no channel for: "No payment method is available".
-    orders: { ...DEFAULT_ORDERS, 'nothing-ngn': { ...NOTHING, channels: [] } },
-    ...shopOptions,
-  });
+  // The sandbox reads real time through the `Date.now` it finds when it is created (synchronously,
+  // before startShop's first await): it gets one that answers `sandboxHeldAt` while that is set.
+  const realNow = Date.now;
+  Date.now = () => sandboxHeldAt ?? realNow();
+  let started: Promise<Shop>;
+  try {
+    started = startShop({
+      orders: {
+        ...DEFAULT_ORDERS,
+        // An order the merchant allows no channel for: "No payment method is available".
+        'nothing-ngn': { ...NOTHING, channels: [] },
+        // An order the merchant knows is paid: "Already paid".
+        'scarf-paid': PAID,
+      },
+      ...shopOptions,
+    });
+  } finally {
+    Date.now = realNow;
+  }
+  shop = await started;
   shop.pages.set('/', buttonPage('tote-ngn'));
   shop.pages.set('/none', buttonPage('nothing-ngn'));
+  shop.pages.set('/gbp', buttonPage('scarf-gbp'));
+  shop.pages.set('/bank', buttonPage('scarf-bank'));
+  shop.pages.set('/usd', buttonPage('mug-usd'));
+  shop.pages.set('/paid', buttonPage('scarf-paid'));
   context = await browser.newContext({ reducedMotion: 'reduce', ...contextOptions });
   page = await context.newPage();
   return shop;
@@ -62,6 +94,17 @@ async function setUp(
 
 const heading = (name: string | RegExp) => page.getByRole('heading', { name });
 const button = (name: string | RegExp) => page.getByRole('button', { name, exact: true });
+const field = (label: string) => page.getByLabel(label, { exact: true });
+/** Text in the dialog's body (the live region repeats some of it for screen readers). */
+const shown = (text: string) =>
+  page.locator('paydrop-checkout .body').getByText(text, { exact: true });
+/** The issuer's page, inside the companion's challenge page, inside the dialog. */
+const issuer = () => page.frameLocator('paydrop-checkout iframe').frameLocator('iframe');
+
+/** Cards in the sandbox's list (src/sandbox/test-data.ts). */
+const CARDS = { success: '4242424242424242', challenge: '4000000000003220' } as const;
+/** An expiry years ahead, as digits the customer types ("12" and the year). */
+const FUTURE_EXPIRY = `12${String((new Date().getFullYear() + 5) % 100).padStart(2, '0')}`;
 
 /**
  * Where the keyboard focus is: `page:…` for the merchant's page, `dialog:…` inside the checkout
@@ -71,9 +114,13 @@ function focusNow(): Promise<string> {
   return page.evaluate(() => {
     const active = document.activeElement;
     if (!active || active === document.body) return 'outside';
+    // An input goes by its label.
     const name = (element: Element) =>
       element.getAttribute('aria-label') ??
-      (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      ((element as HTMLInputElement).labels?.[0]?.textContent ?? element.textContent ?? '')
+        .trim()
+        .replace(/\s+/g, ' ')
+        .slice(0, 40);
     if (active.tagName === 'PAYDROP-CHECKOUT') {
       const inner = active.shadowRoot?.activeElement;
       if (!inner) return 'dialog:?';
@@ -84,9 +131,10 @@ function focusNow(): Promise<string> {
   });
 }
 
-async function tabUntil(wanted: string, limit = 20): Promise<void> {
+async function tabUntil(wanted: string | RegExp, limit = 20): Promise<void> {
   for (let step = 0; step < limit; step++) {
-    if ((await focusNow()) === wanted) return;
+    const now = await focusNow();
+    if (typeof wanted === 'string' ? now === wanted : wanted.test(now)) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`${wanted} was not reached with Tab; focus is at ${await focusNow()}`);
@@ -174,6 +222,123 @@ describe('keyboard only', () => {
     await expect.poll(() => page.locator('paydrop-checkout').count()).toBe(0);
     expect(await focusNow()).toBe('page:button#pay');
   });
+
+  it('pays by card from the keyboard alone: Enter to choose, type and Tab, Enter to pay; focus follows the payment', async () => {
+    const shop = await setUp();
+    // The card call is held until focus on "Processing" has been checked, then let through.
+    let letThrough: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      letThrough = resolve;
+    });
+    let initiateCalls = 0;
+    await page.route('**/api/checkout/initiate', async (route) => {
+      initiateCalls++;
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${shop.url}/gbp`);
+    await page.keyboard.press('Tab');
+    expect(await focusNow()).toBe('page:button#pay');
+    await page.keyboard.press('Enter');
+    await heading('How would you like to pay?').waitFor();
+    await expect.poll(focusNow).toBe('dialog:h3:How would you like to pay?');
+
+    // The card choice is reached with Tab and chosen with Enter.
+    await tabUntil(/^dialog:button:Card/);
+    await page.keyboard.press('Enter');
+    await field('Card number').waitFor();
+    // Focus comes to the card step's heading (from the "Loading…" it replaced), so a screen
+    // reader says "Pay by card"; the next Tab is the form's first field.
+    await expect.poll(focusNow).toBe('dialog:h3:Pay by card');
+    await page.keyboard.press('Tab');
+    expect(await focusNow()).toBe('dialog:input:Card number');
+    await page.keyboard.type(CARDS.success);
+    await page.keyboard.press('Tab');
+    expect(await focusNow()).toBe('dialog:input:Expiry date (MM / YY)');
+    await page.keyboard.type(FUTURE_EXPIRY);
+    await page.keyboard.press('Tab');
+    expect(await focusNow()).toBe('dialog:input:Security code');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Tab');
+    expect(await focusNow()).toBe('dialog:input:Name on card');
+    await page.keyboard.type('Amina Bello');
+    expect(await field('Card number').inputValue()).toBe('4242 4242 4242 4242');
+    expect(await field('Expiry date (MM / YY)').inputValue()).toBe(
+      `${FUTURE_EXPIRY.slice(0, 2)} / ${FUTURE_EXPIRY.slice(2)}`,
+    );
+    expect(await field('Security code').inputValue()).toBe('123');
+    expect(await field('Name on card').inputValue()).toBe('Amina Bello');
+    // Nothing is flagged as wrong.
+    expect(await page.locator('paydrop-checkout [aria-invalid="true"]').count()).toBe(0);
+
+    // Enter in the last field submits the form; focus goes to what is happening now.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => initiateCalls).toBe(1);
+    await expect.poll(focusNow).toBe('dialog:p:Processing your payment…');
+    expect(await button('Pay £49.99').isDisabled()).toBe(true);
+
+    letThrough();
+    await heading('Payment received').waitFor({ timeout: 10_000 });
+    await expect.poll(focusNow).toBe('dialog:h3:Payment received');
+    expect(await shop.latestPayment()).toMatchObject({ channel: 'Card', status: 'SUCCESSFUL' });
+
+    // Done, from the keyboard too, and focus is back on the pay button.
+    await tabUntil('dialog:button:Done');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('paydrop-checkout').count()).toBe(0);
+    expect(await focusNow()).toBe('page:button#pay');
+  });
+
+  it("opens the bank's window from the keyboard: Enter on the choice is a click the browser allows", async () => {
+    const shop = await setUp();
+    // Playwright's Chromium blocks no popups, so the page notes whether each window.open came
+    // with a user activation, which is what a popup blocker asks for.
+    await page.addInitScript(`
+      window.__opens = [];
+      const realOpen = window.open;
+      window.open = function (...args) {
+        window.__opens.push(navigator.userActivation.isActive);
+        return realOpen.apply(this, args);
+      };
+    `);
+    await page.goto(`${shop.url}/gbp`);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await heading('How would you like to pay?').waitFor();
+    await expect.poll(focusNow).toBe('dialog:h3:How would you like to pay?');
+    await tabUntil(/^dialog:button:Pay from your bank/);
+    expect(await page.evaluate('window.__opens')).toEqual([]);
+    // Playwright's evaluate counts as a user activation for 5 s: let that run out (the page says
+    // when it has), so that only the keypress can be the activation the window opens in.
+    await page.evaluate(
+      'setTimeout(() => { window.__activeBeforeKey = navigator.userActivation.isActive; }, 5200)',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5500));
+
+    const [popup] = await Promise.all([
+      context?.waitForEvent('page', { timeout: 5000 }),
+      page.keyboard.press('Enter'),
+    ]);
+    if (!popup) throw new Error('no window opened');
+    await popup.waitForURL(/\/sandbox\/pages\/bank\//);
+    expect(await page.evaluate('window.__activeBeforeKey')).toBe(false);
+    expect(await page.evaluate('window.__opens')).toEqual([true]);
+    const payment = await shop.latestPayment();
+    expect(payment).toMatchObject({ channel: 'PayByAccount', status: 'PENDING' });
+    expect(popup.url()).toContain(encodeURIComponent(payment?.reference ?? ''));
+    await shown('Approve the payment in your bank’s window; this page follows.').waitFor();
+    await expect.poll(focusNow).toBe('dialog:h3:Pay from your bank');
+    // "Show the bank's window" is there for the keyboard too.
+    await tabUntil('dialog:button:Show the bank’s window');
+
+    // At the bank, from the keyboard as well; the dialog follows and says so to focus.
+    const closed = popup.waitForEvent('close');
+    await popup.getByRole('button', { name: 'Approve', exact: true }).press('Enter');
+    await closed;
+    await heading('Payment received').waitFor({ timeout: 10_000 });
+    await expect.poll(focusNow).toBe('dialog:h3:Payment received');
+    expect((await shop.latestPayment())?.status).toBe('SUCCESSFUL');
+  });
 });
 
 interface AxeFinding {
@@ -184,8 +349,11 @@ interface AxeFinding {
 }
 
 /** axe-core over the whole document (open shadow roots included): serious and critical only. */
-async function axeFindings(view: string): Promise<AxeFinding[]> {
-  const report = await page.evaluate(async () => {
+async function axeFindings(
+  view: string,
+  options: { iframes?: boolean } = {},
+): Promise<AxeFinding[]> {
+  const report = await page.evaluate(async (runOptions) => {
     const axe = (
       window as unknown as {
         axe: {
@@ -204,7 +372,7 @@ async function axeFindings(view: string): Promise<AxeFinding[]> {
         };
       }
     ).axe;
-    const results = await axe.run(document, { resultTypes: ['violations'] });
+    const results = await axe.run(document, { resultTypes: ['violations'], ...runOptions });
     return {
       violations: results.violations
         .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
@@ -219,7 +387,7 @@ async function axeFindings(view: string): Promise<AxeFinding[]> {
         rule.nodes.some((node) => Array.isArray(node.target[0])),
       ),
     };
-  });
+  }, options);
   expect(report.sawShadow, `axe looked inside the shadow root (${view})`).toBe(true);
   return report.violations.map((violation) => ({ ...violation, id: `${view}: ${violation.id}` }));
 }
@@ -284,6 +452,129 @@ describe('axe-core', () => {
     await heading('Something went wrong').waitFor();
     findings.push(...(await axeFindings('no channel')));
     expect(findings).toEqual([]);
+  });
+
+  it('finds nothing serious in the channel list and the card views: empty, with errors, challenge', async () => {
+    const shop = await setUp({}, { csp: null });
+    await page.goto(`${shop.url}/gbp`);
+    await page.addScriptTag({ path: AXE_PATH });
+    const findings: AxeFinding[] = [];
+
+    await page.locator('#pay').click();
+    await heading('How would you like to pay?').waitFor();
+    expect(await page.getByRole('button', { name: /^Pay from your bank/ }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: /^Card/ }).isVisible()).toBe(true);
+    findings.push(...(await axeFindings('channel list')));
+
+    await page.getByRole('button', { name: /^Card/ }).click();
+    await field('Card number').waitFor();
+    expect(await heading('Pay by card').isVisible()).toBe(true);
+    findings.push(...(await axeFindings('card form')));
+
+    // Submitted empty: every field says what is wrong, inline, tied to its input.
+    await button('Pay £49.99').click();
+    await shown('Your card number is incomplete.').waitFor();
+    expect(await page.locator('paydrop-checkout [aria-invalid="true"]').count()).toBe(4);
+    for (const [label, error] of [
+      ['Card number', 'Your card number is incomplete.'],
+      ['Name on card', 'Enter the name as it is on your card.'],
+    ] as const) {
+      const describedBy = (await field(label).getAttribute('aria-describedby')) ?? '';
+      const said = await page.evaluate(
+        `[...${JSON.stringify(describedBy.split(' '))}].map((id) => document.querySelector('paydrop-checkout').shadowRoot.getElementById(id)?.textContent).join(' ')`,
+      );
+      expect(said, label).toContain(error);
+    }
+    findings.push(...(await axeFindings('card form with errors')));
+
+    await field('Card number').fill(CARDS.challenge);
+    await field('Expiry date (MM / YY)').fill(FUTURE_EXPIRY);
+    await field('Security code').fill('123');
+    await field('Name on card').fill('Amina Bello');
+    await button('Pay £49.99').click();
+    await heading('Verify it’s you').waitFor({ timeout: 10_000 });
+    await issuer().getByLabel('One-time code').waitFor();
+    // The host document only: the frames are the companion's and the issuer's pages.
+    findings.push(...(await axeFindings('card challenge', { iframes: false })));
+
+    await issuer().getByLabel('One-time code').fill('123456');
+    await issuer().getByRole('button', { name: 'Verify' }).click();
+    await heading('Payment received').waitFor({ timeout: 10_000 });
+    findings.push(...(await axeFindings('card received')));
+    expect(findings).toEqual([]);
+  });
+
+  it("finds nothing serious in the bank step as the bank's window opens and closes, the QR code, and processing", async () => {
+    const shop = await setUp({}, { csp: null });
+    await page.goto(`${shop.url}/bank`);
+    await page.addScriptTag({ path: AXE_PATH });
+    const findings: AxeFinding[] = [];
+
+    // Bank only: straight to the bank step, no window yet.
+    await page.locator('#pay').click();
+    await shown('Approve the payment at your bank, then come back here.').waitFor();
+    expect(await button('Continue to your bank').isVisible()).toBe(true);
+    findings.push(...(await axeFindings('bank ready')));
+
+    await button('Pay on your phone instead').click();
+    const qr = page.getByRole('img', { name: 'QR code to pay on your phone' });
+    await qr.waitFor();
+    expect(await shown('Scan with your phone to approve in your banking app.').isVisible()).toBe(
+      true,
+    );
+    findings.push(...(await axeFindings('bank QR code')));
+
+    const opening = async () => {
+      const [popup] = await Promise.all([
+        context?.waitForEvent('page', { timeout: 5000 }),
+        button('Continue to your bank').click(),
+      ]);
+      if (!popup) throw new Error('no window opened');
+      await popup.waitForURL(/\/sandbox\/pages\/bank\//);
+      await shown('Approve the payment in your bank’s window; this page follows.').waitFor();
+      return popup;
+    };
+    const first = await opening();
+    expect(await button('Show the bank’s window').isVisible()).toBe(true);
+    findings.push(...(await axeFindings('bank opened')));
+
+    await first.close();
+    await shown(
+      'The bank’s window closed. If you approved, this page updates in a moment.',
+    ).waitFor({ timeout: 5000 });
+    expect(await button('Continue to your bank').isVisible()).toBe(true);
+    findings.push(...(await axeFindings('bank closed')));
+
+    // Approved, but the bank keeps it PENDING until the sandbox's clock moves: hold it still.
+    const second = await opening();
+    sandboxHeldAt = Date.now();
+    await shop.sandbox('POST', '/__sandbox/clock', { advanceSeconds: 0 });
+    const closed = second.waitForEvent('close');
+    await second.getByRole('button', { name: 'Approve', exact: true }).click();
+    await closed;
+    await shown('Processing your payment…').waitFor({ timeout: 5000 });
+    expect((await shop.latestPayment())?.status).toBe('PENDING');
+    findings.push(...(await axeFindings('bank processing')));
+
+    await shop.sandbox('POST', '/__sandbox/clock', { advanceSeconds: SETTLEMENT_DELAY_MS / 1000 });
+    sandboxHeldAt = null;
+    await heading('Payment received').waitFor({ timeout: 10_000 });
+    expect(findings).toEqual([]);
+  });
+
+  it('finds nothing serious in "Already paid"', async () => {
+    const shop = await setUp({}, { csp: null });
+    await page.goto(`${shop.url}/paid`);
+    await page.addScriptTag({ path: AXE_PATH });
+    await page.locator('#pay').click();
+    await heading('Already paid').waitFor({ timeout: 5000 });
+    expect(
+      await shown('This has already been paid. There is nothing more to pay.').isVisible(),
+    ).toBe(true);
+    expect(await button('Try again').count()).toBe(0);
+    // Nothing was started at the provider.
+    expect(await shop.latestPayment()).toBeUndefined();
+    expect(await axeFindings('already paid')).toEqual([]);
   });
 });
 
@@ -350,5 +641,72 @@ describe('a 320 px wide phone', () => {
     await page.screenshot({ path: '/tmp/paydrop-320-received.png' });
     await button('Done').click();
     await expect.poll(() => page.locator('paydrop-checkout').count()).toBe(0);
+  });
+  it('fits the card form and the issuer’s challenge in the width, with the challenge frame tall enough', async () => {
+    const shop = await setUp({ viewport: { width: 320, height: 640 } });
+    await page.goto(`${shop.url}/usd`);
+    await page.locator('#pay').click();
+    await field('Card number').waitFor();
+
+    const form = await overflow();
+    expect(Math.abs(form.dialogWidth - 320)).toBeLessThanOrEqual(1);
+    expect(form.scrollWidth).toBeLessThanOrEqual(form.clientWidth);
+    expect(form.pageScrollWidth).toBeLessThanOrEqual(320);
+    expect(form.outside).toEqual([]);
+    // Every field is on screen, full enough to tap and to read what was typed.
+    for (const label of ['Card number', 'Expiry date (MM / YY)', 'Security code', 'Name on card']) {
+      const box = await field(label).boundingBox();
+      expect(box, label).not.toBeNull();
+      expect(box?.x ?? -1, label).toBeGreaterThanOrEqual(0);
+      expect((box?.x ?? 0) + (box?.width ?? 0), label).toBeLessThanOrEqual(320);
+      expect(box?.width ?? 0, label).toBeGreaterThanOrEqual(100);
+      expect(box?.height ?? 0, label).toBeGreaterThanOrEqual(44);
+    }
+    // The long errors wrap inside the width too.
+    await button('Pay $18.00').click();
+    await shown('Enter the expiry date as it is on your card, for example 08 / 29.').waitFor();
+    const errors = await overflow();
+    expect(errors.scrollWidth).toBeLessThanOrEqual(errors.clientWidth);
+    expect(errors.outside).toEqual([]);
+    await page.screenshot({ path: '/tmp/paydrop-320-card.png' });
+
+    await field('Card number').fill(CARDS.challenge);
+    await field('Expiry date (MM / YY)').fill(FUTURE_EXPIRY);
+    await field('Security code').fill('123');
+    await field('Name on card').fill('Amina Bello');
+    await button('Pay $18.00').click();
+    await heading('Verify it’s you').waitFor({ timeout: 10_000 });
+    await issuer().getByLabel('One-time code').waitFor();
+
+    const challenge = await overflow();
+    expect(challenge.scrollWidth).toBeLessThanOrEqual(challenge.clientWidth);
+    expect(challenge.pageScrollWidth).toBeLessThanOrEqual(320);
+    expect(challenge.outside).toEqual([]);
+    const frame = await page.locator('paydrop-checkout dialog iframe').boundingBox();
+    expect(frame).not.toBeNull();
+    expect(frame?.x ?? -1).toBeGreaterThanOrEqual(0);
+    expect((frame?.x ?? 0) + (frame?.width ?? 0)).toBeLessThanOrEqual(320);
+    // EMV 3-D Secure's challenge window is 390 px tall at least; on a phone it takes the height
+    // the dialog leaves (card.css: 100dvh less 200 px, and never under 400 px).
+    expect(frame?.height ?? 0).toBeGreaterThanOrEqual(390);
+    expect(Math.abs((frame?.height ?? 0) - Math.max(400, 640 - 200))).toBeLessThanOrEqual(1);
+    // Inside the frame, the issuer's page does not scroll sideways either, and its button is in reach.
+    const inner = page
+      .frames()
+      .find((each) => each.parentFrame()?.parentFrame() === page.mainFrame());
+    if (!inner) throw new Error('no issuer frame');
+    expect(
+      await inner.evaluate(
+        'document.documentElement.scrollWidth <= document.documentElement.clientWidth',
+      ),
+    ).toBe(true);
+    const verify = await issuer().getByRole('button', { name: 'Verify' }).boundingBox();
+    expect((verify?.x ?? 0) + (verify?.width ?? 0)).toBeLessThanOrEqual(320);
+    await page.screenshot({ path: '/tmp/paydrop-320-challenge.png' });
+
+    await issuer().getByLabel('One-time code').fill('123456');
+    await issuer().getByRole('button', { name: 'Verify' }).click();
+    await heading('Payment received').waitFor({ timeout: 10_000 });
+    expect((await shop.latestPayment())?.status).toBe('SUCCESSFUL');
   });
 });

@@ -256,6 +256,7 @@ describe('payment links in the dialog', () => {
     await shown('This has already been paid. There is nothing more to pay.').waitFor({
       timeout: 10_000,
     });
+    expect(await heading('Already paid').count()).toBe(1);
     expect(await button('Try again').count()).toBe(0);
     expect(await page.locator('paydrop-checkout .account').count()).toBe(0);
     expect(await heading(/^Transfer/).count()).toBe(0);
@@ -264,7 +265,7 @@ describe('payment links in the dialog', () => {
     expect(shop.outcomes).toHaveLength(1);
 
     // The page learns why, however the dialog ends.
-    await button('Close').click();
+    await button('Close').last().click();
     await expect.poll(() => page.locator('paydrop-checkout').count()).toBe(0);
     await expect
       .poll(async () => (await events()).map((event) => [event.type, event.target]))
@@ -294,7 +295,7 @@ describe('payment links in the dialog', () => {
     expect(await heading(/^Transfer/).count()).toBe(0);
     expect(await payments()).toEqual([]);
 
-    await button('Close').click();
+    await button('Close').last().click();
     await expect
       .poll(async () => (await events()).map((event) => event.type))
       .toEqual(['failure', 'close']);

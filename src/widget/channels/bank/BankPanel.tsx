@@ -63,11 +63,12 @@ export class BankPanel extends Component<BankPanelProps, { qr?: boolean }> {
               {messages.continueToBank}
             </button>
           )}
-          {this.state.qr || !onDesktop() ? null : (
+          {/* It stays once pressed, so the keyboard's focus is not lost with it. */}
+          {onDesktop() ? (
             <button type="button" class="secondary" onClick={() => this.setState({ qr: true })}>
               {messages.usePhone}
             </button>
-          )}
+          ) : null}
           {phase === 'opened' ? null : other}
         </div>
         {this.state.qr ? (

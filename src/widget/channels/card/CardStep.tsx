@@ -89,6 +89,11 @@ export function createCardStep(preact: HostPreact): ComponentType<CardStepProps>
     private root: Element | null = null;
     private shown = '';
 
+    override componentDidMount(): void {
+      // The dialog's focus was on the spinner this step replaced: it comes to the heading.
+      this.root?.querySelector<HTMLElement>('[data-step-heading]')?.focus();
+    }
+
     override componentDidUpdate(): void {
       // Each new stage takes focus to its newest heading, as the dialog's steps do.
       const kind = this.state.flow.kind;
