@@ -62,7 +62,8 @@ async function quiet(count: number): Promise<void> {
         const waiting = webhooks.filter((hook: { state: string }) => hook.state === 'pending');
         return delivered.length >= count && waiting.length === 0;
       },
-      { timeout: 5000, interval: 20 },
+      // Generous: under a full parallel test run a held delivery can take seconds to be let go.
+      { timeout: 12_000, interval: 20 },
     )
     .toBe(true);
   await rig.handler.idle();
