@@ -41,7 +41,12 @@ export interface SessionView {
   readonly payment: PaymentView | null;
 }
 
-/** The card as the companion takes it; it goes to the companion and nowhere else. */
+/**
+ * The card as the companion takes it on initiation (README, "What the browser can call"): month
+ * 1–12 and a four-digit year as numbers, the rest strings. It goes to the companion and nowhere
+ * else.
+ * @example { number: '4242424242424242', expiryMonth: 12, expiryYear: 2028, cvv: '123', holderName: 'Amina Bello' }
+ */
 export interface CardDetails {
   readonly number: string;
   readonly expiryMonth: number;

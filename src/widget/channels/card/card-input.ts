@@ -3,7 +3,10 @@
  * the number grouped as it is printed on the card, the expiry in every shape people and browser
  * autofill write it, and the checks the companion would otherwise refuse. Pure functions: no DOM.
  */
+import type { CardDetails } from '../../../flow/companion';
 import { passesLuhn } from '../../../protocol/card';
+
+export type { CardDetails };
 
 /** The brands we recognise from a number's first digits. */
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'verve' | 'discover';
@@ -24,19 +27,6 @@ export type CardErrorKey =
   | 'nameMissing';
 
 export type CardErrors = Partial<Record<CardField, CardErrorKey>>;
-
-/**
- * The card as the companion takes it on initiation (README, "What the browser can call"): month
- * 1–12 and a four-digit year as numbers, the rest strings.
- * @example { number: '4242424242424242', expiryMonth: 12, expiryYear: 2028, cvv: '123', holderName: 'Amina Bello' }
- */
-export interface CardDetails {
-  readonly number: string;
-  readonly expiryMonth: number;
-  readonly expiryYear: number;
-  readonly cvv: string;
-  readonly holderName: string;
-}
 
 export type CardValidation =
   | { readonly valid: true; readonly card: CardDetails }
