@@ -6,10 +6,10 @@
  * included. Run `npm run build:widget` first.
  */
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SETTLEMENT_DELAY_MS } from '../../src/sandbox/test-data';
-import { launchChromium } from '../helpers/browser';
+import { checkoutOn, openTab, useChromium } from '../helpers/page';
 import {
   buttonPage,
   DEFAULT_ORDERS,
@@ -20,18 +20,10 @@ import {
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-let browser: Browser;
+const browser = useChromium();
 let context: BrowserContext | undefined;
 let page: Page;
 let shop: Shop | undefined;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 afterEach(async () => {
   sandboxHeldAt = null;
@@ -87,19 +79,14 @@ async function setUp(
   shop.pages.set('/bank', buttonPage('scarf-bank'));
   shop.pages.set('/usd', buttonPage('mug-usd'));
   shop.pages.set('/paid', buttonPage('scarf-paid'));
-  context = await browser.newContext({ reducedMotion: 'reduce', ...contextOptions });
-  page = await context.newPage();
+  ({ context, page } = await openTab(browser(), contextOptions));
   return shop;
 }
 
-const heading = (name: string | RegExp) => page.getByRole('heading', { name });
-const button = (name: string | RegExp) => page.getByRole('button', { name, exact: true });
-const field = (label: string) => page.getByLabel(label, { exact: true });
-/** Text in the dialog's body (the live region repeats some of it for screen readers). */
-const shown = (text: string) =>
-  page.locator('paydrop-checkout .body').getByText(text, { exact: true });
-/** The issuer's page, inside the companion's challenge page, inside the dialog. */
-const issuer = () => page.frameLocator('paydrop-checkout iframe').frameLocator('iframe');
+const checkout = checkoutOn(() => page);
+const { heading, button, field, issuer } = checkout;
+/** Text in the dialog's body, matched whole (the live region repeats some of it for readers). */
+const shown = (text: string) => checkout.shown(text, { exact: true });
 
 /** Cards in the sandbox's list (src/sandbox/test-data.ts). */
 const CARDS = { success: '4242424242424242', challenge: '4000000000003220' } as const;

@@ -6,42 +6,29 @@
  * Run `npm run build:widget` first.
  */
 import jsQR from 'jsqr';
-import type { Browser, BrowserContext, Dialog, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Dialog, Locator, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SETTLEMENT_DELAY_MS } from '../../src/sandbox/test-data';
 import { en } from '../../src/widget/messages/en';
-import { launchChromium } from '../helpers/browser';
+import {
+  checkoutOn,
+  latestSandboxPayment,
+  openTab,
+  RECORDER_TAG,
+  recordedEvents,
+  recordedViolations,
+  recorderScript,
+  sandboxPayments,
+  serveRecorder,
+  useChromium,
+} from '../helpers/page';
 import { buttonPage, type Shop, type ShopOptions, startShop } from '../helpers/shop';
 
 /**
  * Records what the merchant's page hears: paydrop:* events (on the button, or on the document
- * element for a checkout resumed after a redirect), CSP violations.
+ * element for a checkout resumed after a redirect, whose target is then 'html'), CSP violations.
  */
-const RECORDER = `
-window.__paydrop = { events: [], violations: [] };
-for (const type of ['success', 'failure', 'pending', 'close']) {
-  document.addEventListener('paydrop:' + type, (event) => {
-    const target = event.target instanceof Element ? event.target.id || event.target.localName : '';
-    window.__paydrop.events.push({ type, target, detail: JSON.parse(JSON.stringify(event.detail ?? null)) });
-  });
-}
-document.addEventListener('securitypolicyviolation', (event) => {
-  window.__paydrop.violations.push(event.violatedDirective + ' ' + event.blockedURI);
-}, true);
-`;
-
-interface Recorded {
-  readonly type: 'success' | 'failure' | 'pending' | 'close';
-  /** The element's id, or its tag name when it has none ('html' for the document element). */
-  readonly target: string;
-  readonly detail: {
-    readonly reference?: string;
-    readonly status?: string;
-    readonly code?: string;
-    readonly channel?: string;
-    readonly amount?: { amountMinor: number; currency: string };
-  } | null;
-}
+const RECORDER = recorderScript({ target: 'id or tag' });
 
 interface SandboxPayment {
   readonly reference: string;
@@ -54,7 +41,7 @@ interface SandboxPayment {
 /** What the customer reads once the payment is confirmed. */
 const THANKS = en.succeededText.replace('{amount}', '£49.99');
 
-let browser: Browser;
+const browser = useChromium();
 let shop: Shop;
 let context: BrowserContext;
 let page: Page;
@@ -82,25 +69,16 @@ async function startHoldableShop(options: ShopOptions = {}): Promise<Shop> {
     Date.now = realNow;
   }
   const opened = await started;
-  opened.scripts.set('/recorder.js', RECORDER);
-  opened.pages.set('/', buttonPage('scarf-gbp', '<script src="/recorder.js"></script>'));
-  opened.pages.set('/bank-only', buttonPage('scarf-bank', '<script src="/recorder.js"></script>'));
+  serveRecorder(opened, RECORDER);
+  opened.pages.set('/', buttonPage('scarf-gbp', RECORDER_TAG));
+  opened.pages.set('/bank-only', buttonPage('scarf-bank', RECORDER_TAG));
   return opened;
 }
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 beforeEach(async () => {
   sandboxHeldAt = null;
   shop = await startHoldableShop();
-  context = await browser.newContext({ reducedMotion: 'reduce' });
-  page = await context.newPage();
+  ({ context, page } = await openTab(browser()));
   consoleViolations = [];
   page.on('console', (message) => {
     if (/Content Security Policy|Trusted Type/i.test(message.text())) {
@@ -117,38 +95,16 @@ afterEach(async () => {
   await shop?.close();
 });
 
-// Locators pierce the open shadow root of <paydrop-checkout>.
-const heading = (name: string | RegExp) => page.getByRole('heading', { name });
-const button = (name: string | RegExp) => page.getByRole('button', { name, exact: true });
-const dialog = () => page.locator('paydrop-checkout dialog');
+const { heading, button, dialog, dialogText } = checkoutOn(() => page);
 const bankStepText = (text: string) => dialog().getByText(text, { exact: true });
-
-/** The dialog's text as the customer reads it (Intl's no-break spaces as plain ones). */
-async function dialogText(): Promise<string> {
-  return (await dialog().innerText()).replace(/[\u00a0\u202f]/g, ' ');
-}
-
-async function events(): Promise<Recorded[]> {
-  return (await page.evaluate('window.__paydrop.events')) as Recorded[];
-}
+const events = () => recordedEvents(page);
+const payments = () => sandboxPayments<SandboxPayment>(shop);
+const latest = () => latestSandboxPayment<SandboxPayment>(shop);
 
 /** Nothing the page did broke its CSP, in this document or in any the tab showed before. */
 async function expectNoCspViolations(): Promise<void> {
-  expect(await page.evaluate('window.__paydrop.violations')).toEqual([]);
+  expect(await recordedViolations(page)).toEqual([]);
   expect(consoleViolations).toEqual([]);
-}
-
-async function payments(): Promise<SandboxPayment[]> {
-  const answer = (await (await shop.sandbox('GET', '/__sandbox/payments')).json()) as {
-    payments: SandboxPayment[];
-  };
-  return answer.payments;
-}
-
-async function latest(): Promise<SandboxPayment> {
-  const payment = (await payments()).at(-1);
-  if (!payment) throw new Error('the sandbox holds no payment');
-  return payment;
 }
 
 function bankPageUrl(reference: string): string {
@@ -448,7 +404,7 @@ describe('PayByAccount in the dialog', () => {
     expect(decoded?.data).toBe(bankPageUrl(payment.reference));
 
     // The phone opens the bank from the code and approves there.
-    phone = await browser.newContext({
+    phone = await browser().newContext({
       isMobile: true,
       hasTouch: true,
       viewport: { width: 390, height: 844 },

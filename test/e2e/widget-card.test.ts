@@ -4,26 +4,28 @@
  * issuer's challenge, a failed, an abandoned and a declined one, and issuer markup that tries to
  * break out of its frame. Run `npm run build:widget` first.
  */
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  checkoutOn,
+  latestSandboxPayment,
+  openTab,
+  RECORDER,
+  RECORDER_TAG,
+  recordedEvents,
+  recordedViolations,
+  sandboxPayments,
+  serveRecorder,
+  useChromium,
+} from '../helpers/page';
 import { buttonPage, type Shop, startShop } from '../helpers/shop';
 
 /**
- * Records what the merchant's page hears: paydrop:* events on the button, CSP violations, and
- * every challenge message that reaches the top window (with the origin it came from).
+ * The recorder (paydrop:* events on the button, CSP violations), and every challenge message that
+ * reaches the top window (with the origin it came from), in `window.__paydrop.messages`.
  */
-const RECORDER = `
-window.__paydrop = { events: [], violations: [], messages: [] };
-for (const type of ['success', 'failure', 'pending', 'close']) {
-  document.addEventListener('paydrop:' + type, (event) => {
-    const target = event.target instanceof Element ? event.target.id : '';
-    window.__paydrop.events.push({ type, target, detail: JSON.parse(JSON.stringify(event.detail ?? null)) });
-  });
-}
-document.addEventListener('securitypolicyviolation', (event) => {
-  window.__paydrop.violations.push(event.violatedDirective + ' ' + event.blockedURI);
-}, true);
+const CARD_RECORDER = `${RECORDER}
+window.__paydrop.messages = [];
 addEventListener('message', (event) => {
   const data = event.data;
   if (data && typeof data === 'object' && typeof data.type === 'string' && data.type.startsWith('paydrop:challenge')) {
@@ -31,18 +33,6 @@ addEventListener('message', (event) => {
   }
 });
 `;
-
-interface Recorded {
-  readonly type: 'success' | 'failure' | 'pending' | 'close';
-  readonly target: string;
-  readonly detail: {
-    readonly reference?: string;
-    readonly status?: string;
-    readonly code?: string;
-    readonly channel?: string;
-    readonly amount?: { amountMinor: number; currency: string };
-  } | null;
-}
 
 interface HeardMessage {
   readonly origin: string;
@@ -67,27 +57,18 @@ const CARDS = {
 /** An expiry years ahead, as the customer types it. */
 const FUTURE_EXPIRY = `12 / ${String((new Date().getFullYear() + 5) % 100).padStart(2, '0')}`;
 
-let browser: Browser;
+const browser = useChromium();
 let shop: Shop;
 let context: BrowserContext;
 let page: Page;
 /** Every request the page (and its frames) made, in order. */
 let requests: Request[];
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
 beforeEach(async () => {
   shop = await startShop();
-  shop.scripts.set('/recorder.js', RECORDER);
-  shop.pages.set('/', buttonPage('mug-usd', '<script src="/recorder.js"></script>'));
-  context = await browser.newContext({ reducedMotion: 'reduce' });
-  page = await context.newPage();
+  serveRecorder(shop, CARD_RECORDER);
+  shop.pages.set('/', buttonPage('mug-usd', RECORDER_TAG));
+  ({ context, page } = await openTab(browser()));
   page.setDefaultTimeout(8000);
   requests = [];
   page.on('request', (request) => {
@@ -100,44 +81,15 @@ afterEach(async () => {
   await shop?.close();
 });
 
-// Locators pierce the open shadow root of <paydrop-checkout>.
-const heading = (name: string | RegExp) => page.getByRole('heading', { name });
-const button = (name: string | RegExp) => page.getByRole('button', { name, exact: true });
-const field = (label: string) => page.getByLabel(label, { exact: true });
+const { heading, button, field, issuer, dialogText } = checkoutOn(() => page);
 const challengeFrame = () => page.locator('paydrop-checkout dialog iframe');
-const issuer = () => page.frameLocator('paydrop-checkout iframe').frameLocator('iframe');
-
-/** The dialog's text as the customer reads it (Intl's no-break spaces as plain ones). */
-async function dialogText(): Promise<string> {
-  return (await page.locator('paydrop-checkout dialog').innerText()).replace(
-    /[\u00a0\u202f]/g,
-    ' ',
-  );
-}
-
-async function events(): Promise<Recorded[]> {
-  return (await page.evaluate('window.__paydrop.events')) as Recorded[];
-}
-
-async function violations(): Promise<string[]> {
-  return (await page.evaluate('window.__paydrop.violations')) as string[];
-}
+const events = () => recordedEvents(page);
+const violations = () => recordedViolations(page);
+const payments = () => sandboxPayments<SandboxPayment>(shop);
+const latest = () => latestSandboxPayment<SandboxPayment>(shop);
 
 async function heardMessages(): Promise<HeardMessage[]> {
   return (await page.evaluate('window.__paydrop.messages')) as HeardMessage[];
-}
-
-async function payments(): Promise<SandboxPayment[]> {
-  const answer = (await (await shop.sandbox('GET', '/__sandbox/payments')).json()) as {
-    payments: SandboxPayment[];
-  };
-  return answer.payments;
-}
-
-async function latest(): Promise<SandboxPayment> {
-  const payment = (await payments()).at(-1);
-  if (!payment) throw new Error('the sandbox holds no payment');
-  return payment;
 }
 
 /** Requests to one companion call, e.g. '/initiate'. */
@@ -178,7 +130,7 @@ async function expectNoViolations(): Promise<void> {
 
 describe('Card in the dialog', () => {
   it('loads the card chunk only once Card is chosen, and confirms a card without a challenge', async () => {
-    shop.pages.set('/', buttonPage('scarf-gbp', '<script src="/recorder.js"></script>'));
+    shop.pages.set('/', buttonPage('scarf-gbp', RECORDER_TAG));
     await page.goto(`${shop.url}/`);
     await page.evaluate('window.__sameDocument = true');
     await page.locator('#pay').click();

@@ -4,27 +4,24 @@
  * pressed, nothing left behind after closing, and French texts loaded only for French customers.
  * Run `npm run build:widget` first.
  */
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
+import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  checkoutOn,
+  openTab,
+  RECORDER_TAG,
+  recorded,
+  recorderScript,
+  serveRecorder,
+  useChromium,
+} from '../helpers/page';
 import { buttonPage, type Shop, type ShopOptions, startShop } from '../helpers/shop';
 
-/** Records what the merchant's page hears: paydrop:* events on the button, CSP violations. */
-const RECORDER = `
-window.__paydrop = { events: [], violations: [] };
-for (const type of ['success', 'failure', 'pending', 'close']) {
-  document.addEventListener('paydrop:' + type, (event) => {
-    const target = event.target instanceof Element ? event.target.id : '';
-    window.__paydrop.events.push({ type, target, detail: JSON.parse(JSON.stringify(event.detail ?? null)) });
-  });
-}
-for (const where of [window, document]) {
-  where.addEventListener('securitypolicyviolation', (event) => {
-    window.__paydrop.violations.push(event.violatedDirective + ' ' + event.blockedURI + ' ' + event.sample);
-  }, true);
-}
-`;
-const RECORDER_TAG = '<script src="/recorder.js"></script>';
+/**
+ * Records what the merchant's page hears: paydrop:* events on the button, and CSP violations heard
+ * on the window as well as the document, with the sample of what was blocked.
+ */
+const RECORDER = recorderScript({ violations: 'window and document, with sample' });
 
 /** Counts the page's live timers: intervals not cleared, timeouts neither run nor cleared. */
 const TIMER_COUNTER = `
@@ -56,28 +53,13 @@ window.clearTimeout = function (id) {
 };
 `;
 
-interface Recorded {
-  readonly type: 'success' | 'failure' | 'pending' | 'close';
-  readonly target: string;
-  readonly detail: { readonly reference?: string; readonly status?: string } | null;
-}
-
-let browser: Browser;
+const browser = useChromium();
 let context: BrowserContext;
 let page: Page;
 let shops: Shop[] = [];
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
 beforeEach(async () => {
-  context = await browser.newContext({ reducedMotion: 'reduce' });
-  page = await context.newPage();
+  ({ context, page } = await openTab(browser()));
 });
 
 afterEach(async () => {
@@ -89,28 +71,13 @@ afterEach(async () => {
 async function shopWith(page: string, options: ShopOptions = {}): Promise<Shop> {
   const shop = await startShop(options);
   shops.push(shop);
-  shop.scripts.set('/recorder.js', RECORDER);
+  serveRecorder(shop, RECORDER);
   shop.pages.set('/', page);
   return shop;
 }
 
-const heading = (name: string | RegExp) => page.getByRole('heading', { name });
-const button = (name: string | RegExp) => page.getByRole('button', { name, exact: true });
+const { heading, button, dialogText } = checkoutOn(() => page);
 const hosts = () => page.locator('paydrop-checkout').count();
-
-async function recorded(): Promise<{ events: Recorded[]; violations: string[] }> {
-  return page.evaluate(
-    () =>
-      (window as unknown as { __paydrop: { events: Recorded[]; violations: string[] } }).__paydrop,
-  );
-}
-
-async function dialogText(): Promise<string> {
-  return (await page.locator('paydrop-checkout dialog').innerText()).replace(
-    /[\u00a0\u202f]/g,
-    ' ',
-  );
-}
 
 describe('provider strings', () => {
   it('shows a description with markup as literal text and runs none of it', async () => {
@@ -177,7 +144,7 @@ describe('strict CSP with Trusted Types', () => {
     await button('Done').click();
     await expect.poll(hosts).toBe(0);
 
-    const { events, violations } = await recorded();
+    const { events, violations } = await recorded(page);
     expect(events.map((event) => event.type)).toEqual(['success', 'close']);
     expect(violations).toEqual([]);
     expect(problems).toEqual([]);
@@ -255,7 +222,7 @@ describe('opening and closing', () => {
     // No countdown, poll or status stream outlives its dialog.
     await expect.poll(() => streams.size).toBe(0);
     await expect.poll(liveTimers).toEqual(timersBefore);
-    const { events } = await recorded();
+    const { events } = await recorded(page);
     expect(events.filter((event) => event.type === 'close')).toHaveLength(20);
     expect(events.filter((event) => event.type === 'pending')).toHaveLength(20);
     // The page is usable again: nothing inert, the button still opens the checkout.

@@ -4,37 +4,26 @@
  * told kindly that there is nothing more to pay, and an alias the merchant does not know is
  * refused. Run `npm run build:widget` first.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ResolvedOrder } from '../../src/server';
-import { launchChromium } from '../helpers/browser';
+import {
+  checkoutOn,
+  latestSandboxPayment,
+  openTab,
+  RECORDER_TAG,
+  type RecordedDetail,
+  recordedEvents,
+  recordedViolations,
+  sandboxPayments,
+  serveRecorder,
+  useChromium,
+} from '../helpers/page';
 import { type Shop, startShop } from '../helpers/shop';
 
-/** Records what the merchant's page hears: paydrop:* events on the button, CSP violations. */
-const RECORDER = `
-window.__paydrop = { events: [], violations: [] };
-for (const type of ['success', 'failure', 'pending', 'close']) {
-  document.addEventListener('paydrop:' + type, (event) => {
-    const target = event.target instanceof Element ? event.target.id : '';
-    window.__paydrop.events.push({ type, target, detail: JSON.parse(JSON.stringify(event.detail ?? null)) });
-  });
-}
-document.addEventListener('securitypolicyviolation', (event) => {
-  window.__paydrop.violations.push(event.violatedDirective + ' ' + event.blockedURI);
-}, true);
-`;
-
-interface Recorded {
-  readonly type: 'success' | 'failure' | 'pending' | 'close';
-  readonly target: string;
-  readonly detail: {
-    readonly reference?: string;
-    readonly status?: string;
-    readonly code?: string;
-    readonly channel?: string;
-    readonly amount?: { amountMinor: number; currency: string };
-    readonly error?: { code?: string };
-  } | null;
+/** An event's detail here also carries the error a failed one ended with. */
+interface LinkDetail extends RecordedDetail {
+  readonly error?: { code?: string };
 }
 
 interface SandboxPayment {
@@ -46,25 +35,16 @@ interface SandboxPayment {
 
 /** What the merchant's resolveLink knows, by alias. */
 let links: Map<string, ResolvedOrder>;
-let browser: Browser;
+const browser = useChromium();
 let shop: Shop;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
 beforeEach(async () => {
   links = new Map();
   shop = await startShop({ companion: { resolveLink: (alias) => links.get(alias) ?? null } });
-  shop.scripts.set('/recorder.js', RECORDER);
-  context = await browser.newContext({ reducedMotion: 'reduce' });
-  page = await context.newPage();
+  serveRecorder(shop);
+  ({ context, page } = await openTab(browser()));
   page.setDefaultTimeout(8000);
 });
 
@@ -73,41 +53,17 @@ afterEach(async () => {
   await shop?.close();
 });
 
-// Locators pierce the open shadow root of <paydrop-checkout>.
-const heading = (name: string | RegExp) => page.getByRole('heading', { name });
-const button = (name: string | RegExp) => page.getByRole('button', { name, exact: true });
-/** What the dialog shows (its live region repeats some of it for screen readers). */
-const shown = (text: string) => page.locator('paydrop-checkout .body').getByText(text);
+const { heading, button, shown, dialogText } = checkoutOn(() => page);
+const events = () => recordedEvents<LinkDetail>(page);
+const violations = () => recordedViolations(page);
+const payments = () => sandboxPayments<SandboxPayment>(shop);
 
 /** A page with one pay button for the payment link `alias`. */
 function linkPage(alias: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Invoice</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<script src="/recorder.js"></script><script src="/paydrop.js" defer></script></head>
+${RECORDER_TAG}<script src="/paydrop.js" defer></script></head>
 <body><main><h1>Invoice 0042</h1><button id="pay" data-paydrop-link="${alias}" data-paydrop-endpoint="/api/checkout">Pay this invoice</button></main></body></html>`;
-}
-
-/** The dialog's text as the customer reads it (Intl's no-break spaces as plain ones). */
-async function dialogText(): Promise<string> {
-  return (await page.locator('paydrop-checkout dialog').innerText()).replace(
-    /[\u00a0\u202f]/g,
-    ' ',
-  );
-}
-
-async function events(): Promise<Recorded[]> {
-  return (await page.evaluate('window.__paydrop.events')) as Recorded[];
-}
-
-async function violations(): Promise<string[]> {
-  return (await page.evaluate('window.__paydrop.violations')) as string[];
-}
-
-async function payments(): Promise<SandboxPayment[]> {
-  const answer = (await (await shop.sandbox('GET', '/__sandbox/payments')).json()) as {
-    payments: SandboxPayment[];
-  };
-  return answer.payments;
 }
 
 /**
@@ -145,8 +101,7 @@ async function hostedLinkPage(alias: string): Promise<string> {
 async function payLink(): Promise<SandboxPayment> {
   await page.locator('#pay').click();
   await heading('Transfer NGN 25,000.50').waitFor();
-  const payment = (await payments()).at(-1);
-  if (!payment) throw new Error('the sandbox holds no payment');
+  const payment = await latestSandboxPayment<SandboxPayment>(shop);
   const transfer = await shop.sandbox('POST', `/__sandbox/payments/${payment.reference}/transfer`);
   expect(transfer.status).toBe(200);
   await heading('Payment received').waitFor({ timeout: 10_000 });

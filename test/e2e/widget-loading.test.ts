@@ -2,20 +2,13 @@
  * However the merchant loads the script tag (async, deferred, or late, after the page is
  * ready), the button opens the checkout; and loading it twice defines Paydrop once.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useChromium } from '../helpers/page';
 import { type Shop, STRICT_CSP, startShop } from '../helpers/shop';
 
-let browser: Browser;
+const browser = useChromium();
 let shop: Shop;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
   shop = await startShop();
 });
@@ -31,7 +24,7 @@ const page = (
 
 async function opensCheckout(html: string): Promise<void> {
   shop.pages.set('/', html);
-  const tab = await browser.newPage();
+  const tab = await browser().newPage();
   await tab.goto(`${shop.url}/`);
   await expect.poll(() => tab.evaluate(() => 'Paydrop' in window)).toBe(true);
   await tab.getByRole('button', { name: 'Pay now' }).click();
@@ -71,7 +64,7 @@ describe('loading the script tag', () => {
       '/',
       page('<script src="/paydrop.js"></script><script src="/paydrop.js"></script>'),
     );
-    const tab = await browser.newPage();
+    const tab = await browser().newPage();
     await tab.goto(`${shop.url}/`);
     await tab.getByRole('button', { name: 'Pay now' }).click();
     await expect.poll(() => tab.getByRole('heading', { name: /Transfer/ }).isVisible()).toBe(true);

@@ -4,36 +4,19 @@
  * the money arrives after the dialog was closed, and when the provider is briefly unavailable.
  * Run `npm run build:widget` first.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  checkoutOn,
+  latestSandboxPayment,
+  openTab,
+  RECORDER_TAG,
+  recordedEvents,
+  sandboxPayments,
+  serveRecorder,
+  useChromium,
+} from '../helpers/page';
 import { buttonPage, type Shop, startShop } from '../helpers/shop';
-
-/** Records what the merchant's page hears: paydrop:* events on the button, CSP violations. */
-const RECORDER = `
-window.__paydrop = { events: [], violations: [] };
-for (const type of ['success', 'failure', 'pending', 'close']) {
-  document.addEventListener('paydrop:' + type, (event) => {
-    const target = event.target instanceof Element ? event.target.id : '';
-    window.__paydrop.events.push({ type, target, detail: JSON.parse(JSON.stringify(event.detail ?? null)) });
-  });
-}
-document.addEventListener('securitypolicyviolation', (event) => {
-  window.__paydrop.violations.push(event.violatedDirective + ' ' + event.blockedURI);
-}, true);
-`;
-
-interface Recorded {
-  readonly type: 'success' | 'failure' | 'pending' | 'close';
-  readonly target: string;
-  readonly detail: {
-    readonly reference?: string;
-    readonly status?: string;
-    readonly code?: string;
-    readonly channel?: string;
-    readonly amount?: { amountMinor: number; currency: string };
-  } | null;
-}
 
 interface SandboxPayment {
   readonly reference: string;
@@ -41,25 +24,16 @@ interface SandboxPayment {
   readonly virtualAccount: { accountNumber: string; bank: string; accountName: string } | null;
 }
 
-let browser: Browser;
+const browser = useChromium();
 let shop: Shop;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
 beforeEach(async () => {
   shop = await startShop();
-  shop.scripts.set('/recorder.js', RECORDER);
-  shop.pages.set('/', buttonPage('tote-ngn', '<script src="/recorder.js"></script>'));
-  context = await browser.newContext({ reducedMotion: 'reduce' });
-  page = await context.newPage();
+  serveRecorder(shop);
+  shop.pages.set('/', buttonPage('tote-ngn', RECORDER_TAG));
+  ({ context, page } = await openTab(browser()));
 });
 
 afterEach(async () => {
@@ -67,38 +41,12 @@ afterEach(async () => {
   await shop?.close();
 });
 
-// Locators pierce the open shadow root of <paydrop-checkout>.
-const heading = (name: string | RegExp) => page.getByRole('heading', { name });
-const button = (name: string | RegExp) => page.getByRole('button', { name, exact: true });
+const { heading, button, dialogText } = checkoutOn(() => page);
 const accountNumber = () => page.locator('paydrop-checkout .account');
 const timer = () => page.getByRole('timer');
-
-/** The dialog's text as the customer reads it (Intl's no-break spaces as plain ones). */
-async function dialogText(): Promise<string> {
-  return (await page.locator('paydrop-checkout dialog').innerText()).replace(
-    /[\u00a0\u202f]/g,
-    ' ',
-  );
-}
-
-async function events(): Promise<Recorded[]> {
-  return page.evaluate(
-    () => (window as unknown as { __paydrop: { events: Recorded[] } }).__paydrop.events,
-  );
-}
-
-async function payments(): Promise<SandboxPayment[]> {
-  const answer = (await (await shop.sandbox('GET', '/__sandbox/payments')).json()) as {
-    payments: SandboxPayment[];
-  };
-  return answer.payments;
-}
-
-async function latest(): Promise<SandboxPayment> {
-  const payment = (await payments()).at(-1);
-  if (!payment) throw new Error('the sandbox holds no payment');
-  return payment;
-}
+const events = () => recordedEvents(page);
+const payments = () => sandboxPayments<SandboxPayment>(shop);
+const latest = () => latestSandboxPayment<SandboxPayment>(shop);
 
 function grouped(digits: string): string {
   return `${digits.slice(0, 4)} ${digits.slice(4, 7)} ${digits.slice(7)}`;
