@@ -3,9 +3,12 @@
  * in src/widget/companion-http.ts; tests hand in fakes), and the checks every companion answer
  * passes before the model trusts it: a malformed or hostile answer is refused, never rendered.
  */
-import type { Channel, Money } from '../protocol';
+import type { Money } from '../protocol';
+// From the modules themselves, not the index: the widget bundles nothing else of the protocol.
+import { CHANNELS, type Channel, type PaymentStatus } from '../protocol/types';
+import { isSafeUrl } from '../protocol/url';
 
-export type PaymentStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+export { isSafeUrl, type PaymentStatus };
 
 export interface VirtualAccountView {
   readonly bank: string;
@@ -123,7 +126,6 @@ export class CompanionFailure extends Error {
   }
 }
 
-const CHANNEL_NAMES: readonly Channel[] = ['PayByTransfer', 'PayByAccount', 'Card'];
 export const STATUSES: readonly PaymentStatus[] = ['PENDING', 'SUCCESSFUL', 'FAILED'];
 
 /**
@@ -160,22 +162,6 @@ function instant(value: unknown): number {
   return Number.isFinite(ms) ? ms : refuse();
 }
 
-/**
- * A URL from the provider is opened only if https:, or http: on this machine (the sandbox);
- * `javascript:`, `data:` and the rest are refused before anything can open them.
- */
-export function isSafeUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (
-      url.protocol === 'https:' ||
-      (url.protocol === 'http:' && /^(localhost|127\.0\.0\.1|\[::1\])$/.test(url.hostname))
-    );
-  } catch {
-    return false;
-  }
-}
-
 function safeUrl(value: unknown): string {
   const url = text(value, 2048);
   return isSafeUrl(url) ? url : refuse();
@@ -193,7 +179,7 @@ function payment(value: unknown): PaymentView {
   const account = given.virtualAccount === null ? null : record(given.virtualAccount);
   return {
     reference: text(given.reference, 128, /^[\w.:-]+$/),
-    channel: oneOf(given.channel, CHANNEL_NAMES),
+    channel: oneOf(given.channel, CHANNELS),
     status: oneOf(given.status, STATUSES),
     amount: money(given.amount),
     fees: money(given.fees),
@@ -219,7 +205,7 @@ export function parseSession(body: unknown): SessionView {
     description: text(checkout.description, 200),
     // Channels this widget does not know are left out rather than shown blank.
     channels: channels.map(record).flatMap((channel) =>
-      CHANNEL_NAMES.includes(channel.name as Channel)
+      CHANNELS.includes(channel.name as Channel)
         ? [
             {
               name: channel.name as Channel,

@@ -75,4 +75,5 @@ export type {
   WebhookEventName,
 } from './types';
 export { CHANNELS } from './types';
+export { isSafeUrl } from './url';
 export type * from './wire';

@@ -234,6 +234,8 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     const method = request.method;
     const publicUrl = publicUrlOf(request);
     const assetsUrl = `${publicUrl}/assets`;
+    /** The page that opened the checkout: the only one that may frame the challenge, or hear it. */
+    const pageOrigin = (claims: CheckoutClaims) => claims.origin ?? new URL(publicUrl).origin;
     const key = `${method} ${path}`;
     switch (key) {
       case 'POST /session': {
@@ -287,18 +289,13 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
           exp: Math.min(claims.exp, Math.floor(Date.now() / 1000) + 15 * 60),
         });
         const frameUrl = `${publicUrl}/challenge/frame?token=${encodeURIComponent(ticket)}`;
-        return challengePage(
-          assetsUrl,
-          frameUrl,
-          claims.reference,
-          claims.origin ?? new URL(publicUrl).origin,
-        );
+        return challengePage(assetsUrl, frameUrl, claims.reference, pageOrigin(claims));
       }
       case 'GET /challenge/frame': {
         const claims = await paymentClaims(request, url, 'frame');
         const markup = await payments.challengeHtml(claims.reference);
         return markup
-          ? challengeFrame(markup, claims.origin ?? new URL(publicUrl).origin)
+          ? challengeFrame(markup, pageOrigin(claims))
           : missingPage('No verification is waiting.');
       }
       case 'POST /webhooks':

@@ -7,6 +7,7 @@ import {
   CHANNELS,
   type Channel,
   type Initiation,
+  isSafeUrl,
   type Money,
   type PaymentStatus,
   type PaymentStatusReport,
@@ -70,18 +71,6 @@ const DAY_MS = 24 * 3600 * 1000;
 const STATUS_CACHE_MS = 1000;
 const RECHECK_DELAYS_MS = [1000, 2000, 4000, 8000];
 const HOOK_RETRY_MS = [5_000, 30_000, 120_000];
-
-/** A URL from the provider is opened only if https:, or http: on this machine (the sandbox). */
-export function isSafeProviderUrl(text: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return false;
-  }
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-}
 
 function isChannel(name: string): name is Channel {
   return (CHANNELS as readonly string[]).includes(name);
@@ -466,7 +455,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       } finally {
         await store.delete(lock);
       }
-      if (initiation.bankAuthUrl !== null && !isSafeProviderUrl(initiation.bankAuthUrl)) {
+      if (initiation.bankAuthUrl !== null && !isSafeUrl(initiation.bankAuthUrl)) {
         logger.error('paydrop: refused a bank authorisation URL that is not https', {
           reference: initiation.paymentReference,
         });

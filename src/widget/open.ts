@@ -86,20 +86,19 @@ function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHa
   sheet.replaceSync(STYLES);
   shadow.adoptedStyleSheets = [sheet];
 
+  const target =
+    checked.order !== undefined ? { order: checked.order } : { link: checked.link as string };
   const companion = createCompanionHttp(checked.endpoint);
   const model = createCheckoutModel({
     companion,
     clock: browserClock,
-    target:
-      checked.order !== undefined ? { order: checked.order } : { link: checked.link as string },
+    target,
     customer: checked.customer,
     supportedChannels: SUPPORTED_CHANNELS,
     onStep: (step) => checked.onEvent?.({ type: 'step', step: step.kind }),
     returnTo: location.href,
     resumed,
   });
-  const target =
-    checked.order !== undefined ? { order: checked.order } : { link: checked.link as string };
   const bank = createBankWindow(model, (payment: PaymentView) => {
     const token = model.paymentToken();
     return token ? { endpoint: checked.endpoint, target, token, payment } : null;

@@ -111,6 +111,25 @@ describe('provider strings', () => {
   });
 });
 
+describe('theming', () => {
+  it('takes the brand, radius and font from custom properties in the page’s own CSS', async () => {
+    // No CSP on this page, so that the merchant's stylesheet can be an inline <style>.
+    const style = `<style>paydrop-checkout { --paydrop-brand: rgb(10, 125, 90);
+      --paydrop-radius: 20px; --paydrop-font: monospace; }</style>`;
+    const shop = await shopWith(buttonPage('tote-ngn', style), { csp: null });
+    await page.goto(`${shop.url}/`);
+    await page.locator('#pay').click();
+    await heading(/^Transfer /).waitFor();
+    const look = await page.evaluate(`(() => {
+      const root = document.querySelector('paydrop-checkout').shadowRoot;
+      const dialog = getComputedStyle(root.querySelector('dialog'));
+      const primary = getComputedStyle(root.querySelector('button.primary'));
+      return { brand: primary.backgroundColor, radius: dialog.borderTopLeftRadius, font: dialog.fontFamily };
+    })()`);
+    expect(look).toEqual({ brand: 'rgb(10, 125, 90)', radius: '20px', font: 'monospace' });
+  });
+});
+
 describe('strict CSP with Trusted Types', () => {
   it('pays end to end without a single violation or console error', async () => {
     const shop = await shopWith(buttonPage('tote-ngn', RECORDER_TAG));

@@ -85,10 +85,6 @@ export function createBankWindow(
   }
 
   return {
-    get blocked() {
-      return blocked;
-    },
-
     /** In the click that chose PayByAccount, before any await: the window the bank will fill. */
     prepare(): void {
       openBlank();

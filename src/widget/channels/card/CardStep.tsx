@@ -49,11 +49,9 @@ export function createCardStep(preact: HostPreact): ComponentType<CardStepProps>
       const base =
         props.locale.toLowerCase().split('-')[0] === 'fr' ? cardMessagesFr : cardMessagesEn;
       const overrides = props.messages as Partial<Record<string, string>>;
-      this.messages = { ...base };
-      for (const key of Object.keys(base) as (keyof CardMessages)[]) {
-        const text = overrides[key];
-        if (typeof text === 'string') this.messages = { ...this.messages, [key]: text };
-      }
+      this.messages = Object.fromEntries(
+        Object.entries(base).map(([key, text]) => [key, overrides[key] ?? text]),
+      ) as CardMessages;
       this.flow = createCardFlow({
         companion: {
           initiate: (token, request) => companion.initiate(token, request),
