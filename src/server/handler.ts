@@ -12,10 +12,11 @@ import { eventStream } from './events';
 import { type CheckoutHandlerOptions, type CheckoutLogger, checkOptions } from './options';
 import { ASSETS, challengeFrame, challengePage, missingPage, returnPage } from './pages';
 import { createPaymentService } from './payments';
+import { readCapped } from './read-body';
 import { InitiateInput, issuesOf, SessionInput } from './schemas';
 import { createMemoryStore } from './store';
 import { type CheckoutClaims, createTokenSigner } from './token';
-import { createWebhookReceiver, readCapped } from './webhooks';
+import { createWebhookReceiver } from './webhooks';
 
 /** Browser bodies are small: an order id, a channel, a card. */
 const MAX_BODY_BYTES = 8 * 1024;

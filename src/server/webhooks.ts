@@ -4,6 +4,7 @@
  * is confirmed with the status operation, a payout with the transaction list, before anything
  * is reported. Duplicates and replays are dropped by event id and by event and reference.
  */
+
 import {
   normalizePayoutStatus,
   type PayoutStatus,
@@ -16,6 +17,7 @@ import { payoutMoves } from '../provider/payout-state';
 import { verifyWebhook, WebhookVerificationError } from '../provider/webhook-signature';
 import type { CheckoutHandlerOptions, CheckoutLogger } from './options';
 import type { PaymentService } from './payments';
+import { readCapped } from './read-body';
 import type { CheckoutStore } from './store';
 
 const MAX_WEBHOOK_BYTES = 64 * 1024;
@@ -41,33 +43,6 @@ function answer(status: number, body: Record<string, unknown>): Response {
     status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   });
-}
-
-/** Reads at most `limit` bytes; undefined when the body is larger. */
-export async function readCapped(request: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) return undefined;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 export function createWebhookReceiver(deps: WebhookReceiverDeps) {
