@@ -11,33 +11,9 @@ import {
   ProviderTimeoutError,
   ProviderValidationError,
 } from '../protocol';
+import { CHECKOUT_ERROR_STATUS, type CheckoutErrorCode } from '../protocol/contract';
 
-/** Every `error.code` the companion can answer, with its HTTP status. */
-export const CHECKOUT_ERROR_STATUS = {
-  invalid_request: 400,
-  invalid_json: 400,
-  unsupported_media_type: 415,
-  body_too_large: 413,
-  not_found: 404,
-  method_not_allowed: 405,
-  origin_not_allowed: 403,
-  cross_site_request: 403,
-  unauthorized: 401,
-  forbidden: 403,
-  order_not_found: 404,
-  link_not_supported: 400,
-  channel_unavailable: 409,
-  already_paid: 409,
-  not_initiated: 409,
-  conflict: 409,
-  invalid: 422,
-  rate_limited: 429,
-  timeout: 504,
-  unavailable: 502,
-  internal: 500,
-} as const;
-
-export type CheckoutErrorCode = keyof typeof CHECKOUT_ERROR_STATUS;
+export { CHECKOUT_ERROR_STATUS, type CheckoutErrorCode };
 
 export interface CheckoutErrorOptions {
   readonly cause?: unknown;

@@ -2,12 +2,14 @@
  * `open()`: the small imperative shell around the Preact dialog. It creates the host element and
  * its shadow root, renders, and returns a handle; closing undoes everything opening did.
  */
+
 import { h, render } from 'preact';
 import { loadReturnChunk } from '#chunks';
 import { type CheckoutResult, createCheckoutModel } from '../flow/checkout-model';
 import type { Clock } from '../flow/clock';
 import type { PaymentView } from '../flow/companion';
 import type { Channel } from '../protocol';
+import { RETURN_PARAM } from '../protocol/contract';
 import { Checkout } from './Checkout';
 import { createBankWindow, type SavedRedirect } from './channels/bank/bank-window';
 import { createCompanionHttp } from './companion-http';
@@ -63,7 +65,7 @@ export function open(options: OpenOptions): CheckoutHandle {
 export async function resume(
   options: Omit<OpenOptions, 'endpoint' | 'order' | 'link'> = {},
 ): Promise<CheckoutHandle | null> {
-  if (typeof location === 'undefined' || !location.search.includes('paydrop_return=')) return null;
+  if (typeof location === 'undefined' || !location.search.includes(`${RETURN_PARAM}=`)) return null;
   const saved = (await loadReturnChunk()).pickUp();
   return saved && openCheckout({ ...options, endpoint: saved.endpoint, ...saved.target }, saved);
 }

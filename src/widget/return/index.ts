@@ -9,7 +9,9 @@ import type { SavedRedirect } from '../channels/bank/bank-window';
 const KEY = 'paydrop:redirect';
 
 /** Marks the merchant page a full-page bank redirect came back to (the companion adds it). */
-export const RETURN_PARAM = 'paydrop_return';
+export { RETURN_PARAM } from '../../protocol/contract';
+
+import { RETURN_PARAM } from '../../protocol/contract';
 
 /** Keeps the payment for the way back, then goes to the bank. */
 export function redirectToBank(saved: SavedRedirect, url: string): void {

@@ -1,0 +1,111 @@
+/**
+ * The contract between the widget and the companion: what the browser sends, what it gets back,
+ * the error codes, the event names and the query parameter of a bank's return. Written once and
+ * imported by both `src/flow` and `src/server`; types and constants only, so the widget pays for
+ * nothing it does not read.
+ */
+import type { Money } from './money';
+import type { Channel, PaymentStatus } from './types';
+
+/** The companion's routes under its base path, as the browser calls them. */
+export const COMPANION_PATHS = {
+  session: '/session',
+  initiate: '/initiate',
+  authenticate: '/authenticate',
+  finalize: '/finalize',
+  status: '/status',
+  events: '/events',
+  bankReturn: '/return',
+  challenge: '/challenge',
+  challengeFrame: '/challenge/frame',
+  webhooks: '/webhooks',
+} as const;
+
+/** The query parameter a full-page bank redirect comes back with: `?paydrop_return=REF`. */
+export const RETURN_PARAM = 'paydrop_return';
+
+/** The Server-Sent Events event name that carries a payment's status. */
+export const STATUS_EVENT = 'status';
+
+/** The virtual account of a PayByTransfer payment, as the companion sends it. */
+export interface VirtualAccountWire {
+  readonly bank: string;
+  readonly accountNumber: string;
+  readonly accountName: string;
+  readonly note: string;
+  /** ISO 8601, on the provider's clock. */
+  readonly expiresAt: string;
+}
+
+/** What the browser learns about its payment: never more than the customer needs. */
+export interface PaymentViewWire {
+  readonly reference: string;
+  readonly channel: Channel;
+  readonly status: PaymentStatus;
+  readonly amount: Money;
+  readonly fees: Money;
+  readonly virtualAccount: VirtualAccountWire | null;
+  readonly bankAuthUrl: string | null;
+  /** The server's clock when this was written (ISO 8601), so the widget can correct the customer's. */
+  readonly serverTime: string;
+}
+
+/** One channel the customer may choose. */
+export interface ChannelChoiceWire {
+  readonly name: Channel;
+  readonly description: string | null;
+}
+
+/** The answer to `POST /session`. */
+export interface SessionViewWire {
+  readonly token: string;
+  readonly amount: Money;
+  readonly description: string;
+  readonly channels: readonly ChannelChoiceWire[];
+  /** A payment of this checkout or order that is still live (or already succeeded), to resume. */
+  readonly payment: PaymentViewWire | null;
+}
+
+/** What a status event and `GET /status` carry. */
+export interface StatusWire {
+  readonly reference: string;
+  readonly status: PaymentStatus;
+  readonly serverTime: string;
+}
+
+/** Every `error.code` the companion can answer, with its HTTP status. */
+export const CHECKOUT_ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_json: 400,
+  unsupported_media_type: 415,
+  body_too_large: 413,
+  not_found: 404,
+  method_not_allowed: 405,
+  origin_not_allowed: 403,
+  cross_site_request: 403,
+  unauthorized: 401,
+  forbidden: 403,
+  order_not_found: 404,
+  link_not_supported: 400,
+  channel_unavailable: 409,
+  already_paid: 409,
+  not_initiated: 409,
+  conflict: 409,
+  invalid: 422,
+  rate_limited: 429,
+  timeout: 504,
+  unavailable: 502,
+  internal: 500,
+} as const;
+
+export type CheckoutErrorCode = keyof typeof CHECKOUT_ERROR_STATUS;
+
+/** The body of every refusal the companion answers. */
+export interface ErrorBodyWire {
+  readonly error: {
+    readonly code: CheckoutErrorCode;
+    readonly message: string;
+    readonly requestId: string;
+    readonly issues?: readonly string[];
+  };
+}
