@@ -19,7 +19,7 @@ export const CHROMIUM_ARGS = [
 
 async function playwrightChromium() {
   try {
-    const { chromium } = await import('playwright-core');
+    const { chromium } = await import('playwright');
     const path = chromium.executablePath();
     return path && existsSync(path) ? path : undefined;
   } catch {

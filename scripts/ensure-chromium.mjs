@@ -20,10 +20,7 @@ if (process.env.CHROMIUM_PATH) {
   process.exit(1);
 }
 // Playwright's download first; it fails fast where only package registries are reachable.
-if (
-  run('npx', ['--no-install', 'playwright-core', 'install', 'chromium']) &&
-  (await findChromium())
-) {
+if (run('npx', ['--no-install', 'playwright', 'install', 'chromium']) && (await findChromium())) {
   process.exit(0);
 }
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

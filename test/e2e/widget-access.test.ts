@@ -6,7 +6,7 @@
  * included. Run `npm run build:widget` first.
  */
 import { createRequire } from 'node:module';
-import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SETTLEMENT_DELAY_MS } from '../../src/sandbox/test-data';
 import { checkoutOn, openTab, useChromium } from '../helpers/page';

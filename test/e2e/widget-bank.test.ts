@@ -6,7 +6,7 @@
  * Run `npm run build:widget` first.
  */
 import jsQR from 'jsqr';
-import type { BrowserContext, Dialog, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Dialog, Locator, Page } from 'playwright';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SETTLEMENT_DELAY_MS } from '../../src/sandbox/test-data';
 import { en } from '../../src/widget/messages/en';

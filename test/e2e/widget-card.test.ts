@@ -4,7 +4,7 @@
  * issuer's challenge, a failed, an abandoned and a declined one, and issuer markup that tries to
  * break out of its frame. Run `npm run build:widget` first.
  */
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   checkoutOn,

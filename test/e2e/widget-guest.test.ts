@@ -4,7 +4,7 @@
  * pressed, nothing left behind after closing, and French texts loaded only for French customers.
  * Run `npm run build:widget` first.
  */
-import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage, Page } from 'playwright';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   checkoutOn,

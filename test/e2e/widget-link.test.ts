@@ -4,7 +4,7 @@
  * told kindly that there is nothing more to pay, and an alias the merchant does not know is
  * refused. Run `npm run build:widget` first.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ResolvedOrder } from '../../src/server';
 import {

@@ -4,7 +4,7 @@
  * the money arrives after the dialog was closed, and when the provider is briefly unavailable.
  * Run `npm run build:widget` first.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   checkoutOn,

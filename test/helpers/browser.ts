@@ -2,7 +2,7 @@
  * Launches the Chromium that scripts/chromium.mjs finds (CHROMIUM_PATH, Playwright's own, or
  * Debian's), headless, for the browser tests.
  */
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
 
 export async function launchChromium(): Promise<Browser> {

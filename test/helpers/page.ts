@@ -10,7 +10,7 @@ import type {
   FrameLocator,
   Locator,
   Page,
-} from 'playwright-core';
+} from 'playwright';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './browser';
 import type { Shop } from './shop';
