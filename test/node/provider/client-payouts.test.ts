@@ -56,10 +56,16 @@ describe('payoutRequirements', () => {
     });
     expect(requirements).toHaveLength(1);
     const [requirement] = requirements;
-    expect(requirement).toMatchObject({ name, currency, paymentDestination: 'Local' });
-    expect(Object.keys(requirement?.fields ?? {})).toEqual(
-      expect.arrayContaining(['beneficiaryAccountNumber', 'beneficiaryAccountName']),
-    );
+    expect(requirement).toMatchObject({
+      paymentMethodType: name,
+      currency,
+      paymentDestination: 'Local',
+    });
+    expect(requirement?.fields.map((field) => field.name)).toEqual([
+      'beneficiary.accountName',
+      'beneficiary.accountNumber',
+      'paymentMethodValue',
+    ]);
   });
 
   it("the requirement's name is the paymentMethodType a GBP transfer is accepted with", async () => {
@@ -71,7 +77,7 @@ describe('payoutRequirements', () => {
       fundTransferInput({
         amount: { amountMinor: 2_500, currency: 'GBP' },
         beneficiary: { accountName: 'Ada Obi', accountNumber: '12345678' },
-        paymentMethodType: requirement?.name ?? '',
+        paymentMethodType: requirement?.paymentMethodType ?? '',
         paymentMethodValue: '40-47-84',
       }),
     );
@@ -114,7 +120,11 @@ describe('sendFundTransfer outcomes', () => {
     const outcome = await client.sendFundTransfer(fundTransferInput({ narration: '' }));
     expect(outcome.status).toBe('invalid');
     if (outcome.status !== 'invalid') return;
-    expect(outcome.failures.some((failure) => /narration/i.test(failure))).toBe(true);
+    expect(outcome.failures).toContainEqual({
+      field: 'narration',
+      message: expect.stringMatching(/^Narration /),
+    });
+    expect(outcome.providerFailures.some((failure) => /narration/i.test(failure))).toBe(true);
     expect(outcome.message).toMatch(/\S/);
     expect(await listPayouts(sandbox)).toHaveLength(0);
     expect(await walletBalance(sandbox)).toBe(NGN_START);

@@ -97,13 +97,12 @@ describe('a list of 250', () => {
     expect(items[0]?.raw.tenantReference).toEqual(expect.stringMatching(/^t-/));
   });
 
-  it('perPage 500 is capped at 100 in the query the client sends', async () => {
+  it('perPage 500 is refused before any call: the provider allows at most 100 (issue 14)', async () => {
     const from = rig.urls.length;
-    const items = await collect(rig.client.transactions({ perPage: 500 }));
-    const queries = listQueries(rig, from);
-    expect(queries).toHaveLength(3);
-    for (const query of queries) expect(query.perPage).toBe('100');
-    expect(items.map((item) => item.id)).toEqual(created);
+    await expect(collect(rig.client.transactions({ perPage: 500 }))).rejects.toThrow(
+      /perPage must be a whole number from 1 to 100/,
+    );
+    expect(rig.urls.length).toBe(from);
   });
 
   it('without perPage it walks pages of 100', async () => {
@@ -147,11 +146,10 @@ describe('a list of 250', () => {
     expect(past.items).toEqual([]);
   });
 
-  it('transactionPage caps perPage at 100 too', async () => {
+  it('transactionPage refuses perPage 101 rather than quietly capping it', async () => {
     const from = rig.urls.length;
-    const page = await rig.client.transactionPage(1, 500);
-    expect(listQueries(rig, from)).toEqual([{ page: '1', perPage: '100' }]);
-    expect(page.items).toHaveLength(100);
+    await expect(rig.client.transactionPage(1, 101)).rejects.toThrow(TypeError);
+    expect(rig.urls.length).toBe(from);
   });
 
   it.each([
