@@ -21,7 +21,8 @@ export interface RunningServer {
   readonly close: () => Promise<void>;
 }
 
-async function readBody(incoming: IncomingMessage): Promise<Buffer | 'too-large'> {
+/** The stream's bytes, refused past MAX_REQUEST_BYTES. */
+export async function readBody(incoming: IncomingMessage): Promise<Buffer | 'too-large'> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming) {
@@ -34,7 +35,7 @@ async function readBody(incoming: IncomingMessage): Promise<Buffer | 'too-large'
 
 export function toRequest(
   incoming: IncomingMessage,
-  body: Buffer | undefined,
+  body: Uint8Array | undefined,
   signal?: AbortSignal,
   url = incoming.url,
 ): Request {
@@ -85,6 +86,17 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
   }
 }
 
+/** The Request for `incoming`, its body read from the stream. */
+export async function readRequest(
+  incoming: IncomingMessage,
+  signal: AbortSignal,
+  url?: string,
+): Promise<Request | 'too-large'> {
+  const bodyless = incoming.method === 'GET' || incoming.method === 'HEAD';
+  const body = bodyless ? undefined : await readBody(incoming);
+  return body === 'too-large' ? body : toRequest(incoming, body, signal, url);
+}
+
 export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
 
 /**
@@ -96,6 +108,11 @@ export function nodeListener(
   options: {
     isDropped?: (response: Response) => boolean;
     url?: (incoming: IncomingMessage) => string | undefined;
+    /**
+     * Builds the Request; the default reads the stream. Adapters use it to take what a framework
+     * in front already read of the body.
+     */
+    request?: (incoming: IncomingMessage, signal: AbortSignal) => Promise<Request | 'too-large'>;
   } = {},
 ): NodeListener {
   return async (incoming, outgoing) => {
@@ -105,9 +122,10 @@ export function nodeListener(
       if (!outgoing.writableFinished) gone.abort();
     });
     try {
-      const bodyless = incoming.method === 'GET' || incoming.method === 'HEAD';
-      const body = bodyless ? undefined : await readBody(incoming);
-      if (body === 'too-large') {
+      const request = options.request
+        ? await options.request(incoming, gone.signal)
+        : await readRequest(incoming, gone.signal, options.url?.(incoming));
+      if (request === 'too-large') {
         outgoing.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
         outgoing.end(
           JSON.stringify({
@@ -116,9 +134,7 @@ export function nodeListener(
         );
         return;
       }
-      const response = await handler(
-        toRequest(incoming, body, gone.signal, options.url?.(incoming)),
-      );
+      const response = await handler(request);
       if (options.isDropped?.(response)) {
         incoming.socket.destroy();
         return;

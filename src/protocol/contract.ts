@@ -96,6 +96,8 @@ export const CHECKOUT_ERROR_STATUS = {
   timeout: 504,
   unavailable: 502,
   internal: 500,
+  /** A framework read the body before the handler and left nothing usable (issue 13). */
+  body_already_read: 500,
 } as const;
 
 export type CheckoutErrorCode = keyof typeof CHECKOUT_ERROR_STATUS;

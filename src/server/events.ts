@@ -6,7 +6,9 @@
  */
 import type { CheckoutStore, StoredEvent } from './store';
 
-const HEARTBEAT_MS = 15_000;
+// Well inside every runtime's default idle timeout: Bun.serve cuts a connection silent for 10 s,
+// and proxies commonly at 30 to 60 s (issue 13).
+const HEARTBEAT_MS = 5_000;
 
 export function eventStream(
   store: CheckoutStore,

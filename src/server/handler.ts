@@ -162,7 +162,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         'Send JSON with Content-Type: application/json.',
       );
     }
-    const text = await readCapped(request, MAX_BODY_BYTES);
+    const text = await readCapped(request, MAX_BODY_BYTES, { logger });
     if (text === undefined)
       throw new CheckoutError(
         'body_too_large',

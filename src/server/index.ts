@@ -1,4 +1,5 @@
-// paydrop/server: the companion handler, its adapters, and the server-only provider client.
+// paydrop/server: the companion handler and the server-only provider client, web-standard only
+// (its Node, Express and Fastify adapters are in paydrop/server/node).
 // Never import this from browser code: it is where the secret key lives.
 
 export {
@@ -18,7 +19,6 @@ export {
   verifyWebhook,
   WebhookVerificationError,
 } from '../provider/webhook-signature';
-export { toExpressMiddleware, toNodeListener } from './adapters';
 export { CHECKOUT_ERROR_STATUS, CheckoutError, type CheckoutErrorCode } from './errors';
 export { type CheckoutHandler, createCheckoutHandler } from './handler';
 export type {

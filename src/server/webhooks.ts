@@ -17,7 +17,7 @@ import { payoutMoves } from '../provider/payout-state';
 import { verifyWebhook, WebhookVerificationError } from '../provider/webhook-signature';
 import type { CheckoutHandlerOptions, CheckoutLogger } from './options';
 import type { PaymentService } from './payments';
-import { readCapped } from './read-body';
+import { assertExactBody, readCapped } from './read-body';
 import type { CheckoutStore } from './store';
 
 const MAX_WEBHOOK_BYTES = 64 * 1024;
@@ -125,7 +125,7 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps) {
   }
 
   return async function receiveWebhook(request: Request): Promise<Response> {
-    const body = await readCapped(request, MAX_WEBHOOK_BYTES);
+    const body = await readCapped(request, MAX_WEBHOOK_BYTES, { logger });
     if (body === undefined) return answer(413, { error: 'body_too_large' });
     const secrets = options.webhookSecrets ?? [];
     if (secrets.length > 0) {
@@ -133,6 +133,7 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps) {
         await verifyWebhook({ headers: request.headers, body, secrets });
       } catch (error) {
         if (!(error instanceof WebhookVerificationError)) throw error;
+        assertExactBody(request, logger);
         logger.warn('paydrop: refused a webhook with a bad signature', { reason: error.reason });
         return answer(401, { error: 'invalid_signature', reason: error.reason });
       }

@@ -1,30 +1,22 @@
 /**
- * Thin adapters that only translate I/O: Node's `http` and Express/Connect. The handler itself
- * is web-standard and runs as it is on Deno, Bun, edge runtimes, Hono or a Next.js route.
+ * Express (4 and 5) and Connect. The handler itself is web-standard and runs as it is on Deno,
+ * Bun, edge runtimes, Hono or a Next.js route; this only translates I/O.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { nodeListener } from '../node/serve';
+import type { ServerResponse } from 'node:http';
+import { nodeListener } from '../../node/serve';
+import { type ParsedIncomingMessage, requestFrom } from './framework-body';
 
 type Handler = (request: Request) => Promise<Response>;
 
-/**
- * For `http.createServer(toNodeListener(checkout))`.
- * @example http.createServer(toNodeListener(createCheckoutHandler({ ... }))).listen(3000)
- */
-export function toNodeListener(
-  handler: Handler,
-): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
-  const listener = nodeListener(handler);
-  return (incoming, outgoing) => void listener(incoming, outgoing);
-}
-
-interface ExpressRequest extends IncomingMessage {
+interface ExpressRequest extends ParsedIncomingMessage {
   originalUrl?: string;
 }
 
 /**
- * For Express or Connect: `app.use('/api/checkout', toExpressMiddleware(checkout))`. Mount it
- * before any body parser: webhook signatures are checked on the raw body.
+ * For Express or Connect: `app.use('/api/checkout', toExpressMiddleware(checkout))`. Best
+ * mounted before any body parser; behind `express.json()` the browser's calls still work, and
+ * signed webhooks do when the parser keeps the raw bytes
+ * (`express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })`).
  * @example app.use('/api/checkout', toExpressMiddleware(checkout));
  */
 export function toExpressMiddleware(
@@ -32,7 +24,10 @@ export function toExpressMiddleware(
 ): (request: ExpressRequest, response: ServerResponse, next: (error?: unknown) => void) => void {
   // Express strips the mount path from req.url; originalUrl keeps the path the handler routes on.
   const listener = nodeListener(handler, {
-    url: (incoming) => (incoming as ExpressRequest).originalUrl ?? incoming.url,
+    request: (incoming, signal) => {
+      const request = incoming as ExpressRequest;
+      return requestFrom(request, signal, request.originalUrl ?? request.url, 'express.json()');
+    },
   });
   return (request, response, next) => {
     listener(request, response).catch(next);

@@ -1,184 +1,282 @@
-// The companion as merchants mount it: Node's http server and an Express/Connect app, with the
-// webhook signature checked on the raw body either way; and the start-up errors a merchant gets
-// for a missing or wrong option, none of which quotes the key.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// The companion as merchants mount it, on the real frameworks: Node's http server, Express 4 and
+// 5 with and without a global express.json(), Fastify and Hono on @hono/node-server; each through
+// a whole payment and a signed webhook checked on the raw body. When a framework read the body
+// and left nothing, the answer names the cause and the fix, and the log says it once. Then the
+// start-up errors a merchant gets for a missing or wrong option, none of which quotes the key.
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serve as serveHono } from '@hono/node-server';
+import express from 'express';
+import express4 from 'express4';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateWebhookSecret } from '../../../src/provider/webhook-signature';
+import { generateWebhookSecret, signWebhook } from '../../../src/provider/webhook-signature';
 import {
   type CheckoutHandler,
   type CheckoutHandlerOptions,
   createCheckoutHandler,
-  toExpressMiddleware,
-  toNodeListener,
 } from '../../../src/server';
+import { toExpressMiddleware, toFastifyPlugin, toNodeListener } from '../../../src/server/node';
+import { payOnceWithSignedWebhook } from '../../consumers/journey';
 import { type CompanionRig, ORDERS, startCompanion } from '../../helpers/companion';
 
 const KEY = `sk_test_adapters_${crypto.randomUUID().replaceAll('-', '')}`;
 
 let rig: CompanionRig | undefined;
-const servers: Server[] = [];
+const closers: Array<() => Promise<unknown>> = [];
 const handlers: CheckoutHandler[] = [];
 
 afterEach(async () => {
   for (const handler of handlers.splice(0)) handler.close();
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  for (const close of closers.splice(0)) await close();
   await rig?.close();
   rig = undefined;
 });
 
 async function listen(server: Server): Promise<string> {
-  servers.push(server);
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-type Middleware = (
-  request: IncomingMessage & { originalUrl?: string },
-  response: ServerResponse,
-  next: (error?: unknown) => void,
-) => void;
-
-/**
- * A minimal Connect: `app.use(mount, middleware)` strips the mount prefix from req.url and keeps
- * the full URL in req.originalUrl, as Express does; what no middleware answers is a 404.
- */
-function connectApp(routes: Array<[string, Middleware]>) {
-  const fellThrough: string[] = [];
-  const server = createServer((request: IncomingMessage & { originalUrl?: string }, response) => {
-    const original = request.url ?? '/';
-    const path = original.split('?')[0] ?? '/';
-    const route = routes.find(([mount]) => path === mount || path.startsWith(`${mount}/`));
-    const fallback = (error?: unknown) => {
-      fellThrough.push(original);
-      response.statusCode = error ? 500 : 404;
-      response.end(error ? 'error' : 'Cannot find it');
-    };
-    if (!route) return fallback();
-    const [mount, middleware] = route;
-    request.originalUrl = original;
-    request.url = original.slice(mount.length) || '/';
-    if (!request.url.startsWith('/')) request.url = `/${request.url}`;
-    middleware(request, response, fallback);
-  });
-  return { server, fellThrough };
-}
-
-async function post(url: string, body: unknown, token?: string) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  expect(text).not.toContain(KEY);
-  return { status: response.status, text, body: JSON.parse(text) };
-}
-
-function handlerFor(
-  on: CompanionRig,
+/** A companion on a sandbox that signs its webhooks, the handler not yet mounted anywhere. */
+async function signedRig(
   overrides: Partial<CheckoutHandlerOptions> = {},
-): CheckoutHandler {
+): Promise<{ rig: CompanionRig; handler: CheckoutHandler; secret: string; warnings: string[] }> {
+  const secret = generateWebhookSecret();
+  rig = await startCompanion({}, { secretKey: KEY, webhookSecret: secret });
+  const on = rig;
+  const warnings: string[] = [];
   const handler = createCheckoutHandler({
     secretKey: on.sandbox.secretKey,
     baseUrl: on.sandbox.url,
     resolveOrder: (id) => ORDERS[id.split(':')[0] ?? ''] ?? null,
     onPaymentOutcome: (outcome) => void on.paymentOutcomes.push(outcome),
-    logger: { warn: () => {}, error: () => {} },
+    webhookSecrets: [secret],
+    logger: { warn: (message) => void warnings.push(message), error: () => {} },
     ...overrides,
   });
   handlers.push(handler);
-  return handler;
+  return { rig: on, handler, secret, warnings };
+}
+
+async function pointWebhooksAt(on: CompanionRig, base: string): Promise<void> {
+  await on.sandbox.request('POST', '/__sandbox/config', {
+    webhookUrl: `${base}/api/checkout/webhooks`,
+  });
+}
+
+async function journey(on: CompanionRig, base: string): Promise<void> {
+  await pointWebhooksAt(on, base);
+  await payOnceWithSignedWebhook({
+    base,
+    sandbox: on.sandbox,
+    outcomes: () => on.paymentOutcomes.map((outcome) => outcome.reference),
+  });
+}
+
+/** A webhook signed with `secret` whose bytes are not what JSON.stringify writes. */
+async function prettySignedWebhook(base: string, secret: string): Promise<Response> {
+  const body = JSON.stringify({ event: 'something.else', data: { reference: 'ref-1' } }, null, 2);
+  const id = `msg_${crypto.randomUUID()}`;
+  const headers = await signWebhook({ id, timestamp: Math.floor(Date.now() / 1000), body, secret });
+  return fetch(`${base}/api/checkout/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
 }
 
 describe('toNodeListener', () => {
-  it('runs a checkout under http.createServer', async () => {
-    rig = await startCompanion({}, { secretKey: KEY });
-    const base = await listen(createServer(toNodeListener(rig.handler)));
-    const session = await post(`${base}/api/checkout/session`, { order: 'order-ngn:n1' });
-    expect(session.status).toBe(200);
-    expect(session.body.checkout.amount).toEqual({ amountMinor: 2_500_050, currency: 'NGN' });
-    const initiated = await post(
-      `${base}/api/checkout/initiate`,
-      { channel: 'PayByTransfer' },
-      session.body.token,
-    );
-    expect(initiated.status).toBe(200);
-    const status = await fetch(`${base}/api/checkout/status`, {
-      headers: { authorization: `Bearer ${initiated.body.token}` },
-    });
-    expect(await status.json()).toMatchObject({
-      reference: initiated.body.payment.reference,
-      status: 'PENDING',
-    });
-    const outside = await fetch(`${base}/elsewhere`);
-    expect(outside.status).toBe(404);
+  it('runs a payment and a signed webhook under http.createServer', async () => {
+    const { rig: on, handler } = await signedRig();
+    await journey(on, await listen(createServer(toNodeListener(handler))));
+  });
+
+  it('answers 404 outside its base path', async () => {
+    const { handler } = await signedRig();
+    const base = await listen(createServer(toNodeListener(handler)));
+    expect((await fetch(`${base}/elsewhere`)).status).toBe(404);
   });
 });
 
-describe('toExpressMiddleware', () => {
-  it('runs a checkout mounted with app.use("/api/checkout", …), signed webhooks included', async () => {
-    const secret = generateWebhookSecret();
-    rig = await startCompanion({}, { secretKey: KEY, webhookSecret: secret });
-    const middleware = toExpressMiddleware(handlerFor(rig, { webhookSecrets: [secret] }));
-    const app = connectApp([['/api/checkout', middleware]]);
-    const base = await listen(app.server);
-    await rig.sandbox.request('POST', '/__sandbox/config', {
-      webhookUrl: `${base}/api/checkout/webhooks`,
-    });
+describe.each([
+  ['Express 5', express],
+  ['Express 4', express4],
+])('toExpressMiddleware on %s', (_name, framework) => {
+  it('runs a payment and a signed webhook mounted before any body parser', async () => {
+    const { rig: on, handler } = await signedRig();
+    const app = framework();
+    app.use('/api/checkout', toExpressMiddleware(handler));
+    app.use(framework.json());
+    await journey(on, await listen(createServer(app)));
+  });
 
-    const session = await post(`${base}/api/checkout/session`, { order: 'order-ngn:x1' });
-    expect(session.status, session.text).toBe(200);
-    const initiated = await post(
-      `${base}/api/checkout/initiate`,
-      { channel: 'PayByTransfer' },
-      session.body.token,
-    );
-    expect(initiated.status).toBe(200);
-    const reference = initiated.body.payment.reference;
-    // Links the companion builds point at the mounted path, not the stripped one.
-    const bank = await post(`${base}/api/checkout/session`, { order: 'order-gbp:x1' });
-    const byBank = await post(
-      `${base}/api/checkout/initiate`,
-      { channel: 'PayByAccount' },
-      bank.body.token,
-    );
-    const decision = await fetch(byBank.body.payment.bankAuthUrl, {
-      method: 'POST',
-      body: new URLSearchParams({ decision: 'approve' }),
-      redirect: 'manual',
-    });
-    expect(decision.headers.get('location')).toMatch(
-      new RegExp(`^${base}/api/checkout/return\\?reference=`),
-    );
+  it('runs a payment and a signed webhook behind a global express.json()', async () => {
+    const { rig: on, handler, secret, warnings } = await signedRig();
+    const app = framework();
+    app.use(framework.json());
+    app.use('/api/checkout', toExpressMiddleware(handler));
+    const base = await listen(createServer(app));
+    await journey(on, base);
+    expect(warnings).toEqual([]);
 
-    // The sandbox's signed webhook passes the signature check on the raw body.
-    await rig.sandbox.request('POST', `/__sandbox/payments/${reference}/transfer`);
-    await expect
-      .poll(() => rig?.paymentOutcomes.map((outcome) => outcome.reference), { timeout: 3000 })
-      .toContain(reference);
-    const deliveries = await (await rig.sandbox.request('GET', '/__sandbox/webhooks')).json();
-    expect(deliveries.webhooks[0]).toMatchObject({ state: 'delivered', lastStatus: 200 });
-    expect(app.fellThrough).toEqual([]);
+    // Bytes the parsed JSON does not reproduce: the signature cannot be checked, and the answer
+    // (a 500, so the provider retries after the fix) says why and what to do, logged once.
+    for (const _attempt of [1, 2]) {
+      const refused = await prettySignedWebhook(base, secret);
+      expect(refused.status).toBe(500);
+      const { error } = await refused.json();
+      expect(error.code).toBe('body_already_read');
+      expect(error.message).toMatch(
+        /express\.json\(\).*exact bytes|exact bytes.*express\.json\(\)/,
+      );
+      expect(error.message).toMatch(/rawBody = buf/);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/before any body parser/);
+  });
+
+  it('checks signatures on the raw bytes express.json({ verify }) kept', async () => {
+    const { rig: on, handler, secret } = await signedRig();
+    const app = framework();
+    app.use(
+      framework.json({
+        verify: (request, _response, buffer) => {
+          (request as { rawBody?: Buffer }).rawBody = buffer;
+        },
+      }),
+    );
+    app.use('/api/checkout', toExpressMiddleware(handler));
+    const base = await listen(createServer(app));
+    await journey(on, base);
+    const accepted = await prettySignedWebhook(base, secret);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toMatchObject({ received: true, ignored: true });
+  });
+
+  it('takes the bytes express.raw() left', async () => {
+    const { rig: on, handler } = await signedRig();
+    const app = framework();
+    app.use(framework.raw({ type: 'application/json' }));
+    app.use('/api/checkout', toExpressMiddleware(handler));
+    await journey(on, await listen(createServer(app)));
+  });
+
+  it('says what happened when a middleware read the body and left nothing', async () => {
+    const { handler, warnings } = await signedRig();
+    const app = framework();
+    app.use((request, _response, next) => {
+      request.resume();
+      request.on('end', () => next());
+    });
+    app.use('/api/checkout', toExpressMiddleware(handler));
+    const base = await listen(createServer(app));
+    for (const _attempt of [1, 2]) {
+      const answer = await fetch(`${base}/api/checkout/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ order: 'order-ngn:gone' }),
+      });
+      expect(answer.status).toBe(500);
+      const { error } = await answer.json();
+      expect(error.code).toBe('body_already_read');
+      expect(error.message).toMatch(/read before the checkout handler/);
+      expect(error.message).toMatch(/Mount the checkout before any body parser/);
+    }
+    expect(warnings).toHaveLength(1);
   });
 
   it('works at a mount path of the merchant’s choosing with basePath', async () => {
-    rig = await startCompanion({}, { secretKey: KEY });
-    const app = connectApp([
-      ['/shop/pay', toExpressMiddleware(handlerFor(rig, { basePath: '/shop/pay' }))],
-    ]);
-    const base = await listen(app.server);
-    const session = await post(`${base}/shop/pay/session`, { order: 'order-usd:x2' });
+    const { handler } = await signedRig({ basePath: '/shop/pay' });
+    const app = framework();
+    app.use('/shop/pay', toExpressMiddleware(handler));
+    const base = await listen(createServer(app));
+    const session = await fetch(`${base}/shop/pay/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ order: 'order-usd:x2' }),
+    });
     expect(session.status).toBe(200);
-    expect(session.body.checkout.amount).toEqual({ amountMinor: 1_800, currency: 'USD' });
-    const missing = await post(`${base}/shop/pay/payout/Disbursement/Payout/FundTransfer`, {});
+    expect((await session.json()).checkout.amount).toEqual({ amountMinor: 1_800, currency: 'USD' });
+    const missing = await fetch(`${base}/shop/pay/payout/Disbursement/Payout/FundTransfer`, {
+      method: 'POST',
+    });
     expect(missing.status).toBe(404);
+  });
+});
+
+describe('toFastifyPlugin', () => {
+  it('runs a payment and a signed webhook, the merchant’s own routes keeping their JSON', async () => {
+    const { rig: on, handler, secret } = await signedRig();
+    const app = Fastify();
+    closers.push(() => app.close());
+    app.post('/orders', async (request) => ({ echoed: request.body }));
+    await app.register(toFastifyPlugin(handler), { prefix: '/api/checkout' });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    await journey(on, base);
+    const accepted = await prettySignedWebhook(base, secret);
+    expect(accepted.status).toBe(200);
+    const echoed = await fetch(`${base}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 7 }),
+    });
+    expect(await echoed.json()).toEqual({ echoed: { id: 7 } });
+  });
+});
+
+describe('Hono on @hono/node-server', () => {
+  async function honoServer(app: Hono): Promise<string> {
+    const server = await new Promise<Server>((resolve) => {
+      const running = serveHono({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+        resolve(running as Server),
+      );
+    });
+    closers.push(
+      () =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    );
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('runs a payment and a signed webhook with c.req.raw', async () => {
+    const { rig: on, handler } = await signedRig();
+    const app = new Hono();
+    app.all('/api/checkout/*', (c) => handler(c.req.raw));
+    await journey(on, await honoServer(app));
+  });
+
+  it('says what happened when a middleware read the body first', async () => {
+    const { handler, warnings } = await signedRig();
+    const app = new Hono();
+    app.use(async (c, next) => {
+      if (c.req.method === 'POST') await c.req.json();
+      await next();
+    });
+    app.all('/api/checkout/*', (c) => handler(c.req.raw));
+    const base = await honoServer(app);
+    const answer = await fetch(`${base}/api/checkout/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ order: 'order-ngn:hono' }),
+    });
+    expect(answer.status).toBe(500);
+    const { error } = await answer.json();
+    expect(error.code).toBe('body_already_read');
+    expect(error.message).toMatch(/already read before the checkout handler/);
+    expect(error.message).toMatch(/Hono pass c\.req\.raw before any middleware reads it/);
+    expect(warnings).toHaveLength(1);
   });
 });
 

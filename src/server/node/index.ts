@@ -1,0 +1,7 @@
+// paydrop/server/node: the companion handler on Node's http, Express/Connect and Fastify.
+// paydrop/server stays web-standard (no node: import in its graph); these adapters only
+// translate Node's request and response to and from the handler's Request and Response.
+
+export { toExpressMiddleware } from './express';
+export { type FastifyInstanceLike, toFastifyPlugin } from './fastify';
+export { toNodeListener } from './node-listener';
