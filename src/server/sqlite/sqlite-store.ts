@@ -1,0 +1,322 @@
+/**
+ * The durable store for one instance: a SQLite file on the merchant's own disk through
+ * better-sqlite3, nothing else to install or run. WAL mode, so readers never wait for the writer
+ * and a commit is one append to the log; every logical step (an add, an append with its trim, a
+ * claim of several jobs) is one transaction, so a process killed at any point leaves each step
+ * done or not done, never half.
+ *
+ * One instance: the data is shared by every connection to the file (two processes see each
+ * other's values, jobs and leases, and the locks keep claims exclusive), but `subscribe` hears
+ * only appends made through this store object. Several instances behind a load balancer need the
+ * Redis store, whose subscriptions reach across processes.
+ */
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import type { CheckoutStore, ScheduledJob, StoredEvent } from '../store';
+import { checkMs, checkTime, decodeValue, encodeValue, parseEventId } from '../stored-value';
+import { migrate } from './migrations';
+
+export interface SqliteStoreOptions {
+  /**
+   * The database file, created with its folder when missing (e.g. `.paydrop/checkout.db`).
+   * `:memory:` gives a private database that lasts as long as the store (tests only).
+   */
+  readonly path: string;
+  /**
+   * `normal` (default): a committed step survives the process being killed at any moment; a power
+   * cut may lose the last steps before it (the file stays consistent). `full` syncs the disk on
+   * every commit, surviving a power cut too, at a cost in latency that depends on the disk.
+   */
+  readonly durability?: 'normal' | 'full' | undefined;
+  /** How long to wait for another process's write lock before failing, in ms. Default 5000. */
+  readonly busyTimeoutMs?: number | undefined;
+  /** Events kept per stream (oldest dropped first). Default 100. */
+  readonly maxEventsPerStream?: number | undefined;
+  /** How long an idle stream is kept, in ms. Default 24 hours. */
+  readonly streamTtlMs?: number | undefined;
+  /** The clock used for expiry and leases (tests). Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+}
+
+const WHERE = 'createSqliteStore';
+/** Writes between sweeps of expired rows (expiry is also checked on every read). */
+const SWEEP_EVERY = 256;
+
+function checkOptions(options: SqliteStoreOptions): void {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`${WHERE}: pass { path }, e.g. { path: '.paydrop/checkout.db' }`);
+  if (typeof options.path !== 'string' || options.path.trim() === '')
+    throw new TypeError(
+      `${WHERE}: path must be the database file's path, e.g. '.paydrop/checkout.db'`,
+    );
+  if (options.durability !== undefined && !['normal', 'full'].includes(options.durability))
+    throw new TypeError(`${WHERE}: durability must be 'normal' or 'full'`);
+  for (const name of ['busyTimeoutMs', 'maxEventsPerStream', 'streamTtlMs'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isInteger(value) && value > 0))
+      throw new TypeError(`${WHERE}: ${name} must be a positive integer`);
+  }
+  if (options.now !== undefined && typeof options.now !== 'function')
+    throw new TypeError(`${WHERE}: now must be a function returning epoch ms`);
+}
+
+function open(path: string, busyTimeoutMs: number): Database.Database {
+  if (path !== ':memory:') {
+    const file = resolve(path);
+    try {
+      if (statSync(file, { throwIfNoEntry: false })?.isDirectory())
+        throw new Error(`${path} is a directory; give the path of a file inside it`);
+      mkdirSync(dirname(file), { recursive: true });
+    } catch (error) {
+      throw new Error(`${WHERE}: cannot use ${path}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+  try {
+    return new Database(path, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw new Error(`${WHERE}: cannot open ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * @example
+ * import { createCheckoutHandler } from 'paydrop/server';
+ * import { createSqliteStore } from 'paydrop/server/sqlite';
+ *
+ * const checkout = createCheckoutHandler({
+ *   // …
+ *   store: createSqliteStore({ path: '.paydrop/checkout.db' }),
+ * });
+ */
+export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
+  checkOptions(options);
+  const now = options.now ?? Date.now;
+  const maxEvents = options.maxEventsPerStream ?? 100;
+  const streamTtlMs = options.streamTtlMs ?? 24 * 3600 * 1000;
+  const db = open(options.path, options.busyTimeoutMs ?? 5000);
+  try {
+    // WAL: readers never block the writer, and a commit is an append, not a rewrite.
+    if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    migrate(db, options.path);
+  } catch (error) {
+    db.close();
+    if (error instanceof Error && error.message.startsWith(WHERE)) throw error;
+    throw new Error(`${WHERE}: ${options.path} is not a usable database: ${String(error)}`, {
+      cause: error,
+    });
+  }
+
+  const sql = {
+    get: db.prepare('SELECT value FROM store_values WHERE key = ? AND expires_at > ?').pluck(),
+    set: db.prepare(
+      `INSERT INTO store_values (key, value, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+    ),
+    // One statement: inserted when absent, or replacing a row that has expired; else nothing.
+    add: db.prepare(
+      `INSERT INTO store_values (key, value, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
+       WHERE store_values.expires_at <= ?`,
+    ),
+    delete: db.prepare('DELETE FROM store_values WHERE key = ?'),
+    stream: db.prepare('SELECT last_id, expires_at FROM store_streams WHERE stream = ?'),
+    upsertStream: db.prepare(
+      `INSERT INTO store_streams (stream, last_id, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (stream) DO UPDATE SET last_id = excluded.last_id, expires_at = excluded.expires_at`,
+    ),
+    insertEvent: db.prepare('INSERT INTO store_events (stream, id, value) VALUES (?, ?, ?)'),
+    trimEvents: db.prepare('DELETE FROM store_events WHERE stream = ? AND id <= ?'),
+    read: db.prepare('SELECT id, value FROM store_events WHERE stream = ? AND id > ? ORDER BY id'),
+    schedule: db.prepare(
+      `INSERT INTO store_jobs (queue, key, value, due_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (queue, key) DO UPDATE SET value = excluded.value, due_at = excluded.due_at,
+         owner = '', leased_until = 0`,
+    ),
+    due: db.prepare(
+      `SELECT key, value, due_at AS dueAt, attempts FROM store_jobs
+       WHERE queue = ? AND due_at <= ? AND leased_until <= ? ORDER BY due_at, key LIMIT ?`,
+    ),
+    leaseJob: db.prepare(
+      `UPDATE store_jobs SET attempts = attempts + 1, owner = ?, leased_until = ?
+       WHERE queue = ? AND key = ?`,
+    ),
+    finish: db.prepare('DELETE FROM store_jobs WHERE queue = ? AND key = ?'),
+    pending: db.prepare('SELECT count(*) FROM store_jobs WHERE queue = ?').pluck(),
+    lease: db.prepare(
+      `INSERT INTO store_leases (name, owner, until) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
+       WHERE store_leases.owner = excluded.owner OR store_leases.until <= ?`,
+    ),
+    release: db.prepare('DELETE FROM store_leases WHERE name = ? AND owner = ?'),
+  };
+
+  const listeners = new Map<string, Set<(event: StoredEvent) => void>>();
+  let closed = false;
+  let writes = 0;
+
+  function usable(): void {
+    if (closed) throw new Error(`${WHERE}: the store is closed`);
+  }
+
+  const sweep = db.transaction((time: number) => {
+    db.prepare('DELETE FROM store_values WHERE expires_at <= ?').run(time);
+    db.prepare('DELETE FROM store_leases WHERE until <= ?').run(time);
+    const expired = db
+      .prepare('SELECT stream FROM store_streams WHERE expires_at <= ?')
+      .pluck()
+      .all(time) as string[];
+    for (const stream of expired) {
+      // A stream someone is listening to is kept, as in memory.
+      if (listeners.has(stream)) continue;
+      db.prepare('DELETE FROM store_events WHERE stream = ?').run(stream);
+      db.prepare('DELETE FROM store_streams WHERE stream = ?').run(stream);
+    }
+  });
+  function wrote(): void {
+    if (++writes % SWEEP_EVERY === 0) sweep(now());
+  }
+
+  const append = db.transaction((stream: string, text: string, time: number) => {
+    const row = sql.stream.get(stream) as { last_id: number } | undefined;
+    // Ids keep counting past an idle stream's expiry, so a browser's Last-Event-ID stays behind.
+    const id = (row?.last_id ?? 0) + 1;
+    sql.upsertStream.run(stream, id, time + streamTtlMs);
+    sql.insertEvent.run(stream, id, text);
+    sql.trimEvents.run(stream, id - maxEvents);
+    return id;
+  });
+
+  const claim = db.transaction(
+    (queue: string, owner: string, time: number, limit: number, leaseMs: number) => {
+      const due = sql.due.all(queue, time, time, limit) as Array<{
+        key: string;
+        value: string;
+        dueAt: number;
+        attempts: number;
+      }>;
+      for (const job of due) sql.leaseJob.run(owner, time + leaseMs, queue, job.key);
+      return due;
+    },
+  );
+
+  const clear = db.transaction(() => {
+    for (const table of [
+      'store_values',
+      'store_streams',
+      'store_events',
+      'store_jobs',
+      'store_leases',
+    ])
+      db.prepare(`DELETE FROM ${table}`).run();
+  });
+
+  return {
+    async get(key) {
+      usable();
+      const text = sql.get.get(key, now()) as string | undefined;
+      return text === undefined ? undefined : decodeValue(text);
+    },
+    async set(key, value, ttlMs) {
+      usable();
+      const ms = checkMs('store.set', 'ttlMs', ttlMs);
+      sql.set.run(key, encodeValue('store.set', value), now() + ms);
+      wrote();
+    },
+    async add(key, value, ttlMs) {
+      usable();
+      const ms = checkMs('store.add', 'ttlMs', ttlMs);
+      const time = now();
+      const added = sql.add.run(key, encodeValue('store.add', value), time + ms, time).changes > 0;
+      wrote();
+      return added;
+    },
+    async delete(key) {
+      usable();
+      sql.delete.run(key);
+    },
+    async append(stream, value) {
+      usable();
+      const text = encodeValue('store.append', value);
+      const id = String(append.immediate(stream, text, now()));
+      wrote();
+      // After the commit: a listener never hears of an event that could still roll back.
+      const event: StoredEvent = { id, value: decodeValue(text) };
+      for (const listener of listeners.get(stream) ?? []) listener(event);
+      return id;
+    },
+    async read(stream, afterId) {
+      usable();
+      const row = sql.stream.get(stream) as { expires_at: number } | undefined;
+      if (!row || (row.expires_at <= now() && !listeners.has(stream))) return [];
+      const rows = sql.read.all(stream, parseEventId(afterId)) as Array<{
+        id: number;
+        value: string;
+      }>;
+      return rows.map((event) => ({ id: String(event.id), value: decodeValue(event.value) }));
+    },
+    subscribe(stream, listener) {
+      usable();
+      const set = listeners.get(stream) ?? new Set();
+      listeners.set(stream, set);
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && listeners.get(stream) === set) listeners.delete(stream);
+      };
+    },
+    async schedule(queue, key, value, dueAt) {
+      usable();
+      checkTime('store.schedule', 'dueAt', dueAt);
+      sql.schedule.run(queue, key, encodeValue('store.schedule', value), Math.floor(dueAt));
+    },
+    async claim(queue, owner, time, limit, leaseMs) {
+      usable();
+      checkTime('store.claim', 'now', time);
+      const ms = checkMs('store.claim', 'leaseMs', leaseMs);
+      const count = Math.floor(limit);
+      if (!(count > 0)) return [];
+      return claim.immediate(queue, owner, time, count, ms).map(
+        (job): ScheduledJob => ({
+          key: job.key,
+          value: decodeValue(job.value),
+          dueAt: job.dueAt,
+          attempts: job.attempts,
+        }),
+      );
+    },
+    async finish(queue, key) {
+      usable();
+      sql.finish.run(queue, key);
+    },
+    async pending(queue) {
+      usable();
+      return sql.pending.get(queue) as number;
+    },
+    async lease(name, owner, ttlMs) {
+      usable();
+      const ms = checkMs('store.lease', 'ttlMs', ttlMs);
+      const time = now();
+      return sql.lease.run(name, owner, time + ms, time).changes > 0;
+    },
+    async release(name, owner) {
+      usable();
+      sql.release.run(name, owner);
+    },
+    async clear() {
+      usable();
+      clear.immediate();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      listeners.clear();
+      db.close();
+    },
+  };
+}

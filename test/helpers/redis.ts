@@ -1,0 +1,125 @@
+/**
+ * A real redis-server for tests: on a free loopback port, persistence off, stopped on teardown.
+ * `.ci/run` installs Debian's redis-server when it is missing; REDIS_SERVER overrides the binary.
+ *
+ * @example
+ * const redis = await startRedis();
+ * afterAll(() => redis.stop());
+ * const store = createRedisStore({ url: redis.url });
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export interface RunningRedis {
+  /** `redis://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** Stops the server (SIGTERM, then SIGKILL after a second); safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+
+/** True when a redis-server binary is there to start (tests skip with a reason otherwise). */
+export function hasRedisServer(): boolean {
+  return existsSync(REDIS_SERVER);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+async function startOnce(port: number): Promise<RunningRedis> {
+  const child = spawn(
+    REDIS_SERVER,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--protected-mode',
+      'yes',
+      '--daemonize',
+      'no',
+      '--loglevel',
+      'notice',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`redis-server did not start on port ${port}:\n${output}`));
+    }, 10_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code} on port ${port}:\n${output}`));
+    });
+  });
+  child.stdout?.removeAllListeners('data');
+  child.stderr?.removeAllListeners('data');
+  child.stdout?.resume();
+  child.stderr?.resume();
+  let stopped: Promise<void> | undefined;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    child,
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 1000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      });
+      return stopped;
+    },
+  };
+}
+
+/** Starts a redis-server; retries on another port if the chosen one was taken meanwhile. */
+export async function startRedis(): Promise<RunningRedis> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await startOnce(await freePort());
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
