@@ -7,7 +7,8 @@ import { defineConfig, type UserConfig } from 'vite';
  * - chunks: the script tag's lazily loaded parts beside it: paydrop-fr.js (French),
  *   paydrop-card.js (card entry) and paydrop-qr.js (QR codes), each built to take the host's Preact;
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`;
- * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers.
+ * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers, and the
+ *   stores dist/server-sqlite.js and dist/server-redis.js.
  */
 const jsx = { oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' } } } as const;
 
@@ -86,9 +87,12 @@ export default defineConfig(({ mode }): UserConfig => {
             sandbox: 'src/sandbox/index.ts',
             protocol: 'src/protocol/index.ts',
             'sandbox-cli': 'src/sandbox/cli.ts',
+            'server-sqlite': 'src/server/sqlite/index.ts',
+            'server-redis': 'src/server/redis/index.ts',
           },
           output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
-          external: [...node, ...dependencies],
+          // The stores' drivers are optional peers, loaded from the merchant's node_modules.
+          external: [...node, ...dependencies, /^better-sqlite3/, /^ioredis/],
         },
       },
     };
