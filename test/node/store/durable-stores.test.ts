@@ -1,0 +1,315 @@
+/**
+ * What only the durable stores promise: SQLite keeps everything across a close, a reopen and a
+ * SIGKILL, and stays exclusive between processes; Redis quits only the connections it made;
+ * both refuse bad options and values with a clear error.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisStore } from '../../../src/server/redis';
+import { createSqliteStore } from '../../../src/server/sqlite';
+import type { CheckoutStore } from '../../../src/server/store';
+import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
+
+const CHILD = new URL('./sqlite-child.ts', import.meta.url).pathname;
+
+let folder = '';
+let redis: RunningRedis | undefined;
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'paydrop-durable-'));
+  if (hasRedisServer()) redis = await startRedis();
+});
+afterAll(async () => {
+  rmSync(folder, { recursive: true, force: true });
+  await redis?.stop();
+});
+let files = 0;
+const newPath = () => join(folder, `store-${++files}.db`);
+
+function child(path: string, mode: 'write' | 'race'): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', CHILD, path, mode], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+}
+
+function lineFrom(process: ChildProcess, match: (line: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    process.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find(match);
+      if (line !== undefined) resolve(line);
+    });
+    process.once('exit', (code) => reject(new Error(`child exited with ${code}: ${output}`)));
+  });
+}
+
+async function everythingWritten(store: CheckoutStore): Promise<void> {
+  for (let index = 0; index < 200; index++)
+    expect(await store.get(`payment:R${index}`)).toEqual({ orderId: `order-${index}` });
+  expect(await store.add('outcome:R7', 'SUCCESSFUL', 60_000)).toBe(false);
+  expect(await store.read('events:R7', '1')).toEqual([
+    { id: '2', value: { status: 'SUCCESSFUL' } },
+  ]);
+  expect(await store.append('events:R7', { status: 'REPORTED' })).toBe('3');
+  expect(await store.pending('confirm')).toBe(1);
+  // Leased by the instance that died: back once its lease has run out, with its attempt counted.
+  expect(await store.claim('confirm', 'survivor', 5000, 10, 60_000)).toEqual([]);
+  expect(await store.claim('confirm', 'survivor', 65_000, 10, 60_000)).toEqual([
+    { key: 'R8', value: { reference: 'R8' }, dueAt: 5000, attempts: 1 },
+  ]);
+  expect(await store.lease('reconcile', 'survivor', 60_000)).toBe(false);
+}
+
+describe('SQLite store', () => {
+  it('keeps everything when closed and opened again on the same file', async () => {
+    const path = newPath();
+    const first = createSqliteStore({ path });
+    for (let index = 0; index < 200; index++)
+      await first.set(`payment:R${index}`, { orderId: `order-${index}` }, 3_600_000);
+    await first.add('outcome:R7', 'SUCCESSFUL', 3_600_000);
+    for (const status of ['PENDING', 'SUCCESSFUL']) await first.append('events:R7', { status });
+    await first.schedule('confirm', 'R8', { reference: 'R8' }, 5000);
+    await first.claim('confirm', 'first', 5000, 1, 60_000);
+    await first.lease('reconcile', 'first', 3_600_000);
+    await first.close();
+    const second = createSqliteStore({ path });
+    await everythingWritten(second);
+    await second.close();
+  });
+
+  it('loses nothing committed when its process is killed with SIGKILL', async () => {
+    const path = newPath();
+    const writer = child(path, 'write');
+    await lineFrom(writer, (line) => line === 'committed');
+    const exited = new Promise((resolve) => writer.once('exit', resolve));
+    writer.kill('SIGKILL');
+    await exited;
+    expect(writer.signalCode).toBe('SIGKILL');
+    const store = createSqliteStore({ path });
+    await everythingWritten(store);
+    await store.close();
+  });
+
+  it('adds and claims exactly once between processes racing on one file', async () => {
+    const path = newPath();
+    const setup = createSqliteStore({ path });
+    for (let index = 0; index < 90; index++) await setup.schedule('race', `job-${index}`, index, 0);
+    const racers = [child(path, 'race'), child(path, 'race'), child(path, 'race')];
+    await Promise.all(racers.map((racer) => lineFrom(racer, (line) => line === 'ready')));
+    const results = racers.map((racer) => lineFrom(racer, (line) => line.startsWith('{')));
+    for (const racer of racers) racer.stdin?.end('go\n');
+    const won = (await Promise.all(results)).map(
+      (line) => JSON.parse(line) as { added: string[]; claimed: string[] },
+    );
+    const added = won.flatMap((racer) => racer.added);
+    const claimed = won.flatMap((racer) => racer.claimed);
+    expect(added).toHaveLength(100);
+    expect(new Set(added).size).toBe(100);
+    expect(claimed).toHaveLength(90);
+    expect(new Set(claimed).size).toBe(90);
+    expect(await setup.pending('race')).toBe(90);
+    await setup.close();
+  }, 30_000);
+
+  it('is in WAL mode with its schema version recorded, and migrates once', async () => {
+    const path = newPath();
+    await createSqliteStore({ path }).close();
+    await createSqliteStore({ path }).close();
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.prepare('SELECT version FROM paydrop_schema').all()).toEqual([{ version: 1 }]);
+    db.close();
+  });
+
+  it('refuses a database from a newer paydrop, and a file that is not a database', () => {
+    const path = newPath();
+    const db = new Database(path);
+    db.exec(
+      'CREATE TABLE paydrop_schema (version INTEGER NOT NULL); INSERT INTO paydrop_schema VALUES (99)',
+    );
+    db.close();
+    expect(() => createSqliteStore({ path })).toThrow(/schema version 99, newer than/);
+    const junk = newPath();
+    writeFileSync(junk, 'this is not a database, just some text that is long enough '.repeat(20));
+    expect(() => createSqliteStore({ path: junk })).toThrow(
+      /createSqliteStore: .* (not a usable database|cannot open)/,
+    );
+  });
+
+  it('creates the folder it is given, and names a bad path', () => {
+    const path = join(folder, 'nested', 'deeper', 'checkout.db');
+    const store = createSqliteStore({ path });
+    void store.close();
+    mkdirSync(join(folder, 'a-folder'));
+    expect(() => createSqliteStore({ path: join(folder, 'a-folder') })).toThrow(
+      /createSqliteStore: cannot use .*a-folder is a directory/,
+    );
+    writeFileSync(join(folder, 'a-file'), '');
+    expect(() => createSqliteStore({ path: join(folder, 'a-file', 'x.db') })).toThrow(
+      /createSqliteStore: cannot use/,
+    );
+    for (const bad of [undefined, null, {}, { path: '' }, { path: 42 }])
+      expect(() => createSqliteStore(bad as never)).toThrow(TypeError);
+    expect(() => createSqliteStore({ path: newPath(), durability: 'fast' as never })).toThrow(
+      /durability/,
+    );
+    expect(() => createSqliteStore({ path: newPath(), maxEventsPerStream: 0 })).toThrow(
+      /maxEventsPerStream/,
+    );
+  });
+
+  it('keeps the newest events of a stream, and counts on past them', async () => {
+    const store = createSqliteStore({ path: newPath(), maxEventsPerStream: 5 });
+    for (let index = 1; index <= 12; index++) await store.append('events:R1', index);
+    expect((await store.read('events:R1')).map((event) => event.id)).toEqual([
+      '8',
+      '9',
+      '10',
+      '11',
+      '12',
+    ]);
+    await store.close();
+  });
+
+  it('checks expiry on access with its own clock, and sweeps expired rows as it writes', async () => {
+    let time = 1_000_000;
+    const path = newPath();
+    const store = createSqliteStore({ path, now: () => time });
+    await store.set('short', 1, 1000);
+    await store.append('events:old', 'x');
+    time += 25 * 3600 * 1000;
+    expect(await store.get('short')).toBeUndefined();
+    expect(await store.read('events:old')).toEqual([]);
+    for (let index = 0; index < 300; index++) await store.set(`fresh-${index}`, index, 60_000);
+    const db = new Database(path, { readonly: true });
+    const count = (table: string) =>
+      db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+    expect(count('store_values')).toBe(300);
+    expect(count('store_events')).toBe(0);
+    db.close();
+    await store.close();
+  });
+});
+
+const badInputStores: Array<[string, () => CheckoutStore]> = [
+  ['SQLite', () => createSqliteStore({ path: newPath() })],
+];
+if (hasRedisServer())
+  badInputStores.push(['Redis', () => createRedisStore({ url: redisUrl(), prefix: 'bad-input:' })]);
+describe.each(badInputStores)('%s store, bad input', (_name, open) => {
+  it('refuses values JSON cannot carry and times that are not times, changing nothing', async () => {
+    const store = open();
+    await expect(store.set('k', () => 1, 1000)).rejects.toThrow(/cannot be stored as JSON/);
+    await expect(store.set('k', 10n, 1000)).rejects.toThrow(TypeError);
+    for (const ttl of [0, -1, Number.NaN, '1000'])
+      await expect(store.set('k', 1, ttl as number)).rejects.toThrow(/ttlMs must be a positive/);
+    await expect(store.add('k', 1, 0)).rejects.toThrow(TypeError);
+    await expect(store.lease('l', 'o', 0)).rejects.toThrow(TypeError);
+    await expect(store.schedule('q', 'j', 1, Number.NaN)).rejects.toThrow(/dueAt/);
+    await expect(store.claim('q', 'o', 0, 1, 0)).rejects.toThrow(/leaseMs/);
+    expect(await store.get('k')).toBeUndefined();
+    expect(await store.pending('q')).toBe(0);
+    // A key set to nothing reads back as nothing.
+    await store.set('nothing', undefined, 1000);
+    expect(await store.get('nothing')).toBeUndefined();
+    await store.close();
+    await expect(store.get('k')).rejects.toThrow(/the store is closed/);
+    expect(() => store.subscribe('events:R1', () => {})).toThrow(/the store is closed/);
+  });
+});
+
+function redisUrl(): string {
+  if (!redis) throw new Error('redis-server not started');
+  return redis.url;
+}
+describe.runIf(hasRedisServer())('Redis store', () => {
+  it('names a bad url or client, never echoing a password', () => {
+    for (const bad of [
+      undefined,
+      {},
+      { url: '' },
+      { url: 'not a url' },
+      { url: 'http://user:secret@localhost:6379' },
+      { url: 'redis://localhost', client: {} },
+      { client: {} },
+      { url: 'redis://localhost', prefix: '' },
+      { url: 'redis://localhost', streamTtlMs: -5 },
+    ]) {
+      expect(() => createRedisStore(bad as never)).toThrow(TypeError);
+      try {
+        createRedisStore(bad as never);
+      } catch (error) {
+        expect(String(error)).toMatch(/createRedisStore: /);
+        expect(String(error)).not.toContain('secret');
+      }
+    }
+  });
+
+  it('quits the connections it opened, and leaves a client it was given open', async () => {
+    const client = new Redis(redisUrl());
+    const store = createRedisStore({ client, prefix: 'given:' });
+    const heard: unknown[] = [];
+    store.subscribe('events:R1', (event) => heard.push(event.value));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await store.append('events:R1', 'x');
+    await expect.poll(() => heard).toEqual(['x']);
+    const before = Number(/connected_clients:(\d+)/.exec(await client.info('clients'))?.[1]);
+    await store.close();
+    expect(await client.ping()).toBe('PONG');
+    const after = Number(/connected_clients:(\d+)/.exec(await client.info('clients'))?.[1]);
+    expect(after).toBe(before - 1);
+    const own = createRedisStore({ url: redisUrl(), prefix: 'own:' });
+    own.subscribe('events:R1', () => {});
+    await own.set('k', 1, 1000);
+    expect(Number(/connected_clients:(\d+)/.exec(await client.info('clients'))?.[1])).toBe(
+      after + 2,
+    );
+    await own.close();
+    await expect
+      .poll(async () => Number(/connected_clients:(\d+)/.exec(await client.info('clients'))?.[1]))
+      .toBe(after);
+    await client.quit();
+  });
+
+  it('keeps keys under its prefix only, and clear leaves other keys alone', async () => {
+    const client = new Redis(redisUrl());
+    await client.set('someone-else', 'keep');
+    const store = createRedisStore({ client, prefix: 'shop[1]*:' });
+    await store.set('k', 1, 60_000);
+    await store.append('events:R1', 1);
+    await store.schedule('q', 'j', 1, 0);
+    expect((await client.keys('shop*')).length).toBeGreaterThanOrEqual(4);
+    await store.clear();
+    expect(await client.keys('shop*')).toEqual([]);
+    expect(await client.get('someone-else')).toBe('keep');
+    await store.close();
+    await client.quit();
+  });
+
+  it('trims a stream to about its maximum and keeps counting', async () => {
+    const store = createRedisStore({ url: redisUrl(), prefix: 'trim:', maxEventsPerStream: 5 });
+    for (let index = 1; index <= 300; index++) await store.append('events:R1', index);
+    const events = await store.read('events:R1');
+    expect(events.length).toBeGreaterThanOrEqual(5);
+    expect(events.length).toBeLessThan(300);
+    expect(events.at(-1)).toEqual({ id: '300', value: 300 });
+    expect(await store.read('events:R1', '298')).toHaveLength(2);
+    await store.close();
+  });
+
+  it('delivers to a subscriber after the script cache is flushed (a Redis restart)', async () => {
+    const client = new Redis(redisUrl());
+    const store = createRedisStore({ client, prefix: 'flush:' });
+    await store.append('events:R1', 1);
+    await client.script('FLUSH');
+    expect(await store.append('events:R1', 2)).toBe('2');
+    expect(await store.lease('l', 'o', 1000)).toBe(true);
+    await store.close();
+    await client.quit();
+  });
+});
