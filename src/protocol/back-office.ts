@@ -16,8 +16,18 @@ export const BACK_OFFICE_PATHS = {
   webhooks: '/webhooks',
 } as const;
 
-/** The SSE event name of a payout's move on `/events`. */
-export const PAYOUT_EVENT = 'payout';
+/**
+ * The SSE event name of a payout's move on `/events` (the companion's one stream writer names
+ * every event `status`); its data is a PayoutEventWire.
+ */
+export const PAYOUT_EVENT = 'status';
+
+/** One move of one payout, as `/events` pushes it. */
+export interface PayoutEventWire {
+  readonly type: 'payout';
+  readonly payout: PayoutView;
+  readonly previousStatus: PayoutStatus | null;
+}
 
 /** A field of the provider client's `FundTransferInput`, by its path: what a form names its inputs. */
 export type PayoutFieldName =
@@ -77,7 +87,8 @@ export interface PayoutView {
   readonly reference: string;
   readonly tenantReference: string | null;
   readonly status: PayoutStatus;
-  readonly amount: Money;
+  /** Null only in a pushed move the provider's list could not be read for. */
+  readonly amount: Money | null;
   /** Why it failed or was reversed, when the provider said (from its webhook). */
   readonly reason: string | null;
   readonly createdAt: string | null;

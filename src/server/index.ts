@@ -29,4 +29,9 @@ export type {
   ResolvedOrder,
 } from './options';
 export type { PaymentView } from './payments';
+export {
+  createPayoutsHandler,
+  type PayoutsHandler,
+  type PayoutsHandlerOptions,
+} from './payouts-handler';
 export { type CheckoutStore, createMemoryStore, type StoredEvent } from './store';

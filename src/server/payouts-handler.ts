@@ -1,0 +1,451 @@
+/**
+ * The back office's handler (issue 14): a second `(Request) => Response`, mounted apart from the
+ * checkout (default `/api/back-office`), behind the merchant's mandatory `authorize`. It serves a
+ * payout form's requirements, sends payouts, lists payouts and transactions, creates and lists
+ * payment links, pushes payout moves over Server-Sent Events, and takes the provider's payout
+ * webhooks (through the checkout's own receiver), so a merchant doing payouts only needs no
+ * `resolveOrder`.
+ */
+import { isKnownCurrency, type Money, type PayoutStatus } from '../protocol';
+import {
+  BACK_OFFICE_PATHS,
+  type PaymentLinkRequestWire,
+  type PaymentLinkView,
+  type PayoutEventWire,
+  type PayoutResultWire,
+  type PayoutView,
+} from '../protocol/back-office';
+import { createProviderClient, type FundTransferInput, MAX_PER_PAGE } from '../provider/client';
+import type { PayoutPositions } from '../provider/payouts';
+import { createProviderTransport } from '../provider/transport';
+import { CheckoutError, toCheckoutError } from './errors';
+import { eventStream } from './events';
+import type { CheckoutLogger, PayoutOutcome } from './options';
+import {
+  checkPayoutsOptions,
+  DEFAULT_BACK_OFFICE_PATH,
+  type PayoutsHandlerOptions,
+} from './payouts/options';
+import { createPayoutWebhookReceiver } from './payouts/payout-webhooks';
+import { linkView, payoutView, transactionPageView } from './payouts/views';
+import { readCapped } from './read-body';
+import { createMemoryStore } from './store';
+
+export type { PayoutsHandlerOptions } from './payouts/options';
+
+export interface PayoutsHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * Pushes a confirmed payout move to the back office's stream. Give it to the checkout handler
+   * when both are mounted and the provider's one webhook URL points at the checkout:
+   * `createCheckoutHandler({ ..., onPayoutOutcome: payouts.publishPayoutOutcome })`.
+   */
+  publishPayoutOutcome(outcome: PayoutOutcome): Promise<void>;
+  /** Resolves once background work (webhook confirmation) has finished; for tests and shutdown. */
+  idle(): Promise<void>;
+  close(): void;
+}
+
+const MAX_BODY_BYTES = 16 * 1024;
+const YEAR_MS = 400 * 24 * 3600 * 1000;
+/** The stream `/events` follows; eventStream() keeps it under `events:` like the checkout's. */
+const PAYOUT_STREAM = 'back-office:payouts';
+const LINK_STREAM = 'back-office:links';
+const COUNTRY_OF: Readonly<Record<string, string>> = { NGN: 'NG', GBP: 'GB', USD: 'US' };
+const STATUSES: readonly PayoutStatus[] = ['Pending', 'Completed', 'Failed', 'Reversed'];
+
+const consoleLogger: CheckoutLogger = {
+  warn: (message, details) => console.warn(message, details ?? ''),
+  error: (message, details) => console.error(message, details ?? ''),
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown, name: string, issues: string[], max = 140): string {
+  if (typeof value !== 'string') {
+    issues.push(`${name} must be a string.`);
+    return '';
+  }
+  if (value.length > max) issues.push(`${name} must be at most ${max} characters.`);
+  return value;
+}
+
+function money(value: unknown, name: string, issues: string[]): Money {
+  const amount = isRecord(value) ? value : {};
+  const amountMinor = amount.amountMinor;
+  const currency = amount.currency;
+  if (typeof currency !== 'string' || !isKnownCurrency(currency))
+    issues.push(`${name}.currency must be a supported currency code.`);
+  if (typeof amountMinor !== 'number' || !Number.isSafeInteger(amountMinor) || amountMinor <= 0)
+    issues.push(`${name}.amountMinor must be a whole number of minor units above 0.`);
+  return { amountMinor: Number(amountMinor), currency: String(currency) };
+}
+
+/** `POST /payouts` as the client's FundTransferInput; bad shapes are the handler's 400. */
+function payoutInput(body: unknown): FundTransferInput {
+  const issues: string[] = [];
+  const input = isRecord(body) ? body : {};
+  const beneficiary = isRecord(input.beneficiary) ? input.beneficiary : {};
+  if (!isRecord(input.beneficiary))
+    issues.push('beneficiary must be { accountName, accountNumber }.');
+  const tenantReference = text(input.tenantReference, 'tenantReference', issues, 100);
+  if (tenantReference !== '' && !/^[\w.:-]{8,100}$/.test(tenantReference))
+    issues.push(
+      'tenantReference must be 8 to 100 letters, digits, dots, colons, dashes or underscores.',
+    );
+  const result: FundTransferInput = {
+    tenantReference,
+    amount: money(input.amount, 'amount', issues),
+    narration: text(input.narration, 'narration', issues),
+    paymentMethodType: text(input.paymentMethodType, 'paymentMethodType', issues, 40),
+    paymentMethodValue: text(input.paymentMethodValue, 'paymentMethodValue', issues, 40),
+    beneficiary: {
+      accountName: text(beneficiary.accountName, 'beneficiary.accountName', issues, 100),
+      accountNumber: text(beneficiary.accountNumber, 'beneficiary.accountNumber', issues, 40),
+    },
+  };
+  if (issues.length > 0)
+    throw new CheckoutError('invalid_request', 'The payout is not well formed.', { issues });
+  return result;
+}
+
+function linkInput(body: unknown): PaymentLinkRequestWire {
+  const issues: string[] = [];
+  const input = isRecord(body) ? body : {};
+  const name = text(input.name, 'name', issues, 100);
+  if (name.trim() === '') issues.push('name must not be empty.');
+  const description =
+    input.description === undefined
+      ? undefined
+      : text(input.description, 'description', issues, 200);
+  if (input.linkType !== 'OneTime' && input.linkType !== 'Reusable')
+    issues.push("linkType must be 'OneTime' or 'Reusable'.");
+  const currency = typeof input.currency === 'string' ? input.currency : '';
+  if (!isKnownCurrency(currency)) issues.push('currency must be a supported currency code.');
+  const amountMinor = input.amountMinor;
+  if (
+    amountMinor !== undefined &&
+    (typeof amountMinor !== 'number' || !Number.isSafeInteger(amountMinor) || amountMinor <= 0)
+  )
+    issues.push('amountMinor must be a whole number of minor units above 0 when given.');
+  if (issues.length > 0)
+    throw new CheckoutError('invalid_request', 'The payment link is not well formed.', { issues });
+  return {
+    name,
+    ...(description ? { description } : {}),
+    linkType: input.linkType as 'OneTime' | 'Reusable',
+    currency,
+    ...(typeof amountMinor === 'number' ? { amountMinor } : {}),
+  };
+}
+
+function wholeNumber(
+  value: string | null,
+  fallback: number,
+  min: number,
+  max: number,
+  name: string,
+): number {
+  if (value === null || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new CheckoutError(
+      'invalid_request',
+      `${name} must be a whole number from ${min} to ${max}.`,
+    );
+  }
+  return number;
+}
+
+/**
+ * @example
+ * const payouts = createPayoutsHandler({
+ *   secretKey: process.env.PROVIDER_SECRET_KEY,
+ *   baseUrl: process.env.PROVIDER_BASE_URL,
+ *   authorize: async (request) => (await staffSession(request))?.role === 'finance',
+ *   onPayoutOutcome: async ({ reference, status, reason }) => { await ledger.record(reference, status, reason); },
+ * });
+ * // Node: http.createServer(toNodeListener(payouts)); the provider's webhook URL: …/api/back-office/webhooks
+ */
+export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHandler {
+  checkPayoutsOptions(options);
+  const basePath = (options.basePath ?? DEFAULT_BACK_OFFICE_PATH).replace(/\/+$/, '');
+  const logger = options.logger ?? consoleLogger;
+  const store = options.store ?? createMemoryStore();
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  // Shared with the webhook receiver, which remembers positions under the same keys.
+  const payoutPositions: PayoutPositions = {
+    get: async (reference) =>
+      (await store.get(`payout-position:${reference}`)) as number | undefined,
+    set: (reference, position) => store.set(`payout-position:${reference}`, position, YEAR_MS),
+  };
+  const provider = createProviderClient(
+    { baseUrl: options.baseUrl, secretKey: options.secretKey, payoutPositions },
+    createProviderTransport({
+      baseUrl: options.baseUrl,
+      listBaseUrl: options.listBaseUrl,
+      secretKey: options.secretKey,
+      timeoutMs: options.timeouts?.providerMs,
+      fetch: options.fetch,
+    }),
+  );
+  const pending = new Set<Promise<unknown>>();
+  let closed = false;
+
+  function background(work: () => Promise<unknown>): void {
+    if (closed) return;
+    const running = work()
+      .catch((error) => logger.error('paydrop: background work failed', { error: String(error) }))
+      .finally(() => pending.delete(running));
+    pending.add(running);
+    options.waitUntil?.(running);
+  }
+
+  const remembered = async (reference: string) =>
+    (await store.get(`back-office:payout:${reference}`)) as PayoutView | undefined;
+
+  async function publish(view: PayoutView, previousStatus: PayoutStatus | null): Promise<void> {
+    await store.set(`back-office:payout:${view.reference}`, view, YEAR_MS);
+    if (view.tenantReference)
+      await store.set(`back-office:payout:${view.tenantReference}`, view, YEAR_MS);
+    const event: PayoutEventWire = { type: 'payout', payout: view, previousStatus };
+    await store.append(`events:${PAYOUT_STREAM}`, event);
+  }
+
+  async function publishPayoutOutcome(outcome: PayoutOutcome): Promise<void> {
+    // `amount`, `reason` and `occurredAt` are joining PayoutOutcome (issue 9); read them when there.
+    const extra = outcome as PayoutOutcome &
+      Partial<{ amount: Money | null; reason: string | null; occurredAt: string | null }>;
+    const known = await remembered(outcome.reference);
+    let amount = extra.amount ?? known?.amount ?? null;
+    let createdAt = known?.createdAt ?? null;
+    if (!amount || !createdAt) {
+      const listed = await provider.getPayout(outcome.reference).catch(() => null);
+      amount = amount ?? listed?.amount ?? null;
+      createdAt = createdAt ?? listed?.createdAt ?? null;
+    }
+    const final = outcome.status === 'Failed' || outcome.status === 'Reversed';
+    await publish(
+      {
+        reference: outcome.reference,
+        tenantReference: outcome.tenantReference ?? known?.tenantReference ?? null,
+        status: outcome.status,
+        amount,
+        reason: final ? (extra.reason ?? null) : null,
+        createdAt,
+        updatedAt: extra.occurredAt ?? new Date().toISOString(),
+      },
+      outcome.previousStatus,
+    );
+  }
+
+  const webhooks = createPayoutWebhookReceiver({
+    options,
+    provider,
+    store,
+    logger,
+    background,
+    now: Date.now,
+    onPayoutOutcome: async (outcome) => {
+      await publishPayoutOutcome(outcome);
+      await options.onPayoutOutcome?.(outcome);
+    },
+  });
+
+  function json(body: unknown, status = 200): Response {
+    return new Response(JSON.stringify(body), {
+      status,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  }
+
+  async function readJson(request: Request): Promise<unknown> {
+    if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
+      throw new CheckoutError(
+        'unsupported_media_type',
+        'Send JSON with Content-Type: application/json.',
+      );
+    }
+    const body = await readCapped(request, MAX_BODY_BYTES);
+    if (body === undefined) throw new CheckoutError('body_too_large', 'The body is too large.');
+    try {
+      return JSON.parse(body);
+    } catch {
+      throw new CheckoutError('invalid_json', 'The body is not valid JSON.');
+    }
+  }
+
+  /** Staff pages only: the merchant's login, and never a request another site made. */
+  async function admit(request: Request): Promise<void> {
+    const origin = request.headers.get('origin');
+    const own = new URL(request.url).origin;
+    if (origin !== null && origin !== own && !allowedOrigins.has(origin))
+      throw new CheckoutError('origin_not_allowed', 'This origin may not use the back office.');
+    if (request.headers.get('sec-fetch-site') === 'cross-site' && origin === null)
+      throw new CheckoutError('cross_site_request', 'Cross-site requests are refused.');
+    let allowed = false;
+    try {
+      allowed = (await options.authorize(request)) === true;
+    } catch (error) {
+      logger.error('paydrop: authorize threw; the request is refused', { error: String(error) });
+    }
+    if (!allowed) throw new CheckoutError('unauthorized', 'Sign in to use the back office.');
+  }
+
+  async function sendPayout(request: Request): Promise<Response> {
+    const input = payoutInput(await readJson(request));
+    // The provider client retries a lost answer with this same tenantReference and body, and the
+    // browser resends the same tenantReference if our own answer is lost: one transfer either way.
+    const outcome = await provider.sendFundTransfer(input);
+    let result: PayoutResultWire;
+    if (outcome.status === 'accepted') {
+      const known = await remembered(outcome.reference);
+      const view: PayoutView = known ?? {
+        reference: outcome.reference,
+        tenantReference: outcome.tenantReference,
+        status: 'Pending',
+        amount: input.amount,
+        reason: null,
+        createdAt: new Date().toISOString(),
+        updatedAt: null,
+      };
+      if (!known) await publish(view, null);
+      result = { status: 'accepted', payout: view };
+      return json(result, 202);
+    }
+    result =
+      outcome.status === 'invalid'
+        ? { status: 'invalid', failures: outcome.failures }
+        : { status: outcome.status, message: outcome.message };
+    return json(result, outcome.status === 'conflict' ? 409 : 422);
+  }
+
+  async function listPayouts(url: URL): Promise<Response> {
+    const status = url.searchParams.get('status');
+    if (status !== null && !STATUSES.includes(status as PayoutStatus))
+      throw new CheckoutError('invalid_request', `status must be one of ${STATUSES.join(', ')}.`);
+    const limit = wholeNumber(url.searchParams.get('limit'), 50, 1, 500, 'limit');
+    const payouts: PayoutView[] = [];
+    for await (const payout of provider.payouts({
+      newestFirst: true,
+      ...(status ? { status: status as PayoutStatus } : {}),
+    })) {
+      payouts.push(payoutView(payout, await remembered(payout.reference)));
+      if (payouts.length >= limit) break;
+    }
+    return json({ payouts });
+  }
+
+  async function route(request: Request, path: string, url: URL): Promise<Response> {
+    const method = request.method;
+    if (path === BACK_OFFICE_PATHS.webhooks) {
+      if (method !== 'POST') throw new CheckoutError('method_not_allowed', 'POST webhooks here.');
+      return webhooks.receive(request);
+    }
+    await admit(request);
+    if (path === BACK_OFFICE_PATHS.requirements && method === 'GET') {
+      const currency = url.searchParams.get('currency') ?? '';
+      if (!isKnownCurrency(currency))
+        throw new CheckoutError('invalid_request', 'currency must be a supported currency code.');
+      const country = url.searchParams.get('country') ?? COUNTRY_OF[currency] ?? '';
+      const amountMinor = wholeNumber(
+        url.searchParams.get('amountMinor'),
+        100,
+        1,
+        Number.MAX_SAFE_INTEGER,
+        'amountMinor',
+      );
+      const requirements = await provider.payoutRequirements({
+        amount: { amountMinor, currency },
+        beneficiaryBankCountry: country,
+      });
+      return json({ requirements });
+    }
+    if (path === BACK_OFFICE_PATHS.payouts && method === 'POST') return sendPayout(request);
+    if (path === BACK_OFFICE_PATHS.payouts && method === 'GET') return listPayouts(url);
+    const one = /^\/payouts\/([\w.:-]{1,128})$/.exec(path)?.[1];
+    if (one && method === 'GET') {
+      const payout = await provider.getPayout(one);
+      if (!payout) throw new CheckoutError('not_found', 'No payout has this reference.');
+      return json({ payout: payoutView(payout, await remembered(payout.reference)) });
+    }
+    if (path === BACK_OFFICE_PATHS.transactions && method === 'GET') {
+      const page = wholeNumber(url.searchParams.get('page'), 1, 1, 1_000_000, 'page');
+      const perPage = wholeNumber(url.searchParams.get('perPage'), 20, 1, MAX_PER_PAGE, 'perPage');
+      return json(transactionPageView(await provider.transactionPage(page, perPage)));
+    }
+    if (path === BACK_OFFICE_PATHS.links && method === 'POST') {
+      const input = linkInput(await readJson(request));
+      const link = linkView(
+        await provider.createPaymentLink({
+          name: input.name,
+          description: input.description,
+          linkType: input.linkType,
+          currency: input.currency,
+          ...(input.amountMinor
+            ? { amount: { amountMinor: input.amountMinor, currency: input.currency } }
+            : {}),
+        }),
+      );
+      await store.append(LINK_STREAM, link);
+      return json({ link }, 201);
+    }
+    if (path === BACK_OFFICE_PATHS.links && method === 'GET') {
+      const links = (await store.read(LINK_STREAM)).map((event) => event.value as PaymentLinkView);
+      return json({ links: links.reverse() });
+    }
+    if (path === BACK_OFFICE_PATHS.events && method === 'GET') {
+      return eventStream(
+        store,
+        PAYOUT_STREAM,
+        request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId'),
+        request.signal,
+        new Headers(),
+      );
+    }
+    const known = Object.values(BACK_OFFICE_PATHS).some((known) => known === path) || one;
+    throw known
+      ? new CheckoutError('method_not_allowed', `${method} is not allowed here.`)
+      : new CheckoutError('not_found', 'No such back-office path.');
+  }
+
+  const handler = async (request: Request): Promise<Response> => {
+    const requestId = crypto.randomUUID();
+    if (closed)
+      return new CheckoutError('unavailable', 'The back office is shutting down.').toResponse(
+        requestId,
+      );
+    const url = new URL(request.url);
+    if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
+      return new CheckoutError('not_found', 'Not the back office.').toResponse(requestId);
+    try {
+      return await route(request, url.pathname.slice(basePath.length) || '/', url);
+    } catch (error) {
+      const failure = toCheckoutError(error);
+      if (failure.status >= 500)
+        logger.error('paydrop: back-office request failed', {
+          path: url.pathname,
+          code: failure.code,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      return failure.toResponse(requestId);
+    }
+  };
+
+  return Object.assign(handler, {
+    publishPayoutOutcome,
+    async idle() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    close() {
+      closed = true;
+      webhooks.close();
+    },
+  });
+}

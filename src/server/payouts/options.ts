@@ -1,0 +1,76 @@
+/**
+ * The payouts handler's options, checked once at start-up. Unlike the checkout's, there is no
+ * `resolveOrder`: a merchant doing payouts only has no orders. There is a mandatory `authorize`:
+ * payouts move the merchant's money, so nothing answers until the merchant's own staff login says so.
+ */
+import { checkBaseUrl, checkSecretKey } from '../../provider/transport';
+import type { CheckoutLogger, PayoutOutcome } from '../options';
+import type { CheckoutStore } from '../store';
+
+export interface PayoutsHandlerOptions {
+  /** The merchant's secret key; sent to the provider in X-Api and nowhere else. */
+  readonly secretKey: string;
+  /** The provider's `{base_url}` (or a sandbox's). */
+  readonly baseUrl: string;
+  /** The provider's `{sandbox_base_url}` for the transaction list. Default: baseUrl. */
+  readonly listBaseUrl?: string | undefined;
+  /**
+   * Your staff login: true when this request may see and move money. Called for every request
+   * except the provider's webhooks. Required; there is no default that lets anyone in.
+   * @example authorize: async (request) => (await sessions.staffOf(request))?.can('payouts') === true
+   */
+  readonly authorize: (request: Request) => Promise<boolean> | boolean;
+  /** Where the handler is mounted. Default `/api/back-office`; never under the checkout's path. */
+  readonly basePath?: string | undefined;
+  /** Page origins of your back office when it is on another origin than the handler. */
+  readonly allowedOrigins?: readonly string[] | undefined;
+  /** Webhook signing secrets (Standard Webhooks), as the checkout handler takes them. */
+  readonly webhookSecrets?: readonly string[] | undefined;
+  /** Called once per payout move, confirmed with the provider (Pending → Completed / Failed → Reversed). */
+  readonly onPayoutOutcome?: ((outcome: PayoutOutcome) => Promise<void> | void) | undefined;
+  /** Default: in memory. Pass the checkout's store to share payout positions and outcomes with it. */
+  readonly store?: CheckoutStore | undefined;
+  readonly logger?: CheckoutLogger | undefined;
+  readonly timeouts?: { readonly providerMs?: number | undefined };
+  readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
+  readonly fetch?: typeof fetch | undefined;
+}
+
+export const DEFAULT_BACK_OFFICE_PATH = '/api/back-office';
+
+export function checkPayoutsOptions(options: PayoutsHandlerOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('createPayoutsHandler needs an options object.');
+  }
+  checkSecretKey(options.secretKey);
+  checkBaseUrl('baseUrl', options.baseUrl);
+  if (options.listBaseUrl !== undefined) checkBaseUrl('listBaseUrl', options.listBaseUrl);
+  if (typeof options.authorize !== 'function') {
+    throw new TypeError(
+      'authorize is required: a function (request) => boolean that admits your staff, e.g. from your login session. Payouts move money.',
+    );
+  }
+  const basePath = options.basePath;
+  if (basePath !== undefined && !/^\/[\w\-./]*$/.test(basePath)) {
+    throw new TypeError(`basePath must be a path starting with "/", not "${basePath}".`);
+  }
+  if (basePath !== undefined && /^\/api\/checkout(\/|$)/.test(basePath)) {
+    throw new TypeError(
+      'basePath must not be under the checkout handler’s /api/checkout: the browser of a customer must never reach payouts.',
+    );
+  }
+  for (const origin of options.allowedOrigins ?? []) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new TypeError(`allowedOrigins holds "${origin}", which is not an origin.`);
+    }
+  }
+  if (options.onPayoutOutcome !== undefined && typeof options.onPayoutOutcome !== 'function') {
+    throw new TypeError('onPayoutOutcome must be a function when given.');
+  }
+}
