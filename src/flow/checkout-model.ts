@@ -4,6 +4,7 @@
  * says where the customer is; everything else is derived from it.
  */
 
+import { batch, computed, type ReadonlySignal, signal } from '@preact/signals';
 import type { Channel, Money } from '../protocol';
 import type { Clock } from './clock';
 import {
@@ -15,7 +16,6 @@ import {
   type PaymentStatus,
   type PaymentView,
 } from './companion';
-import { createScope, type ReadonlyCell } from './reactive';
 
 /** What the merchant's page learns when the checkout ends. */
 export type CheckoutResult =
@@ -122,7 +122,6 @@ function summary(payment: PaymentView): PaymentSummary {
 
 export function createCheckoutModel(options: CheckoutModelOptions) {
   const { companion, clock } = options;
-  const { cell: signal, derived: computed, batch, subscribe } = createScope();
   const step = signal<CheckoutStep>({ kind: 'loading' });
   const session = signal<{
     token: string;
@@ -388,12 +387,12 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   }
 
   return {
-    step: step as ReadonlyCell<CheckoutStep>,
-    session: session as ReadonlyCell<typeof session.value>,
-    outcome: outcome as ReadonlyCell<CheckoutResult | null>,
+    step: step as ReadonlySignal<CheckoutStep>,
+    session: session as ReadonlySignal<typeof session.value>,
+    outcome: outcome as ReadonlySignal<CheckoutResult | null>,
     secondsLeft,
     /** The last countdown milestone reached (minutes left; 0 at expiry), for the live region. */
-    milestone: milestone as ReadonlyCell<number | null>,
+    milestone: milestone as ReadonlySignal<number | null>,
     /** True while closing would leave a payment half-done. */
     paymentUnderWay: computed(() => {
       const current = step.value;
@@ -405,9 +404,6 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     }),
 
     start,
-
-    /** Calls `listener` now and after every change of the model. */
-    subscribe,
 
     /** The token of the payment under way, for picking it up after a full-page redirect. */
     paymentToken: () => paymentToken,

@@ -1,4 +1,6 @@
-import { Component, type ComponentType, createRef, Fragment, h } from 'preact';
+import { type ReadonlySignal, type Signal, useSignal } from '@preact/signals';
+import { Component, type ComponentChildren, type ComponentType, Fragment, h } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { loadCardChunk } from '#chunks';
 import type { CheckoutModel, CheckoutResult, CheckoutStep } from '../flow/checkout-model';
 import { CompanionFailure, type CustomerDetails, type HttpCompanion } from '../flow/companion';
@@ -47,142 +49,179 @@ function milestoneAnnouncement(minutes: number | null, messages: Messages): stri
   return minutes === 1 ? messages.oneMinuteLeft : fill(messages.minutesLeft, { minutes });
 }
 
+/** "Copied", said once, for as long as the step and the countdown's warning it was said in last. */
+interface Flash {
+  readonly text: string;
+  readonly stepKey: string;
+  readonly milestone: number | null;
+}
+
+/**
+ * The live region: what focus cannot say (why something failed, a countdown warning, "copied").
+ * It reads the milestone and the flash itself, so neither redraws the dialog.
+ */
+function Announcer(props: {
+  readonly model: CheckoutModel;
+  readonly messages: Messages;
+  readonly flash: ReadonlySignal<Flash | null>;
+  readonly stepKey: string;
+}) {
+  const { model, messages, flash, stepKey } = props;
+  const step = model.step.value;
+  const milestone = model.milestone.value;
+  const said = flash.value;
+  const text =
+    (said && said.stepKey === stepKey && said.milestone === milestone ? said.text : '') ||
+    milestoneAnnouncement(milestone, messages) ||
+    (step.kind === 'error' ? errorText(step, messages) : '');
+  return (
+    <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
+      {text}
+    </div>
+  );
+}
+
 /** The dialog: a native <dialog> in the top layer, rendering whatever step the model is at. */
-export class Checkout extends Component<CheckoutProps, { leaving: boolean; flash: string }> {
-  override state = { leaving: false, flash: '' };
-  private dialog = createRef<HTMLDialogElement>();
-  private body = createRef<HTMLDivElement>();
-  private stopRedrawing: (() => void) | undefined;
-  private focusedFor = '';
-  private keyOfFlash = '';
-  private lastMilestone: number | null = null;
+export function Checkout(props: CheckoutProps) {
+  const { model, messages, locale, bank, companion, customer, onDone } = props;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const leaving = useSignal(false);
+  const flash = useSignal<Flash | null>(null);
+  // Reading the step and the session here redraws the dialog when they change, and only then:
+  // the countdown's tick and the live region are read further down, where they are shown.
+  const step = model.step.value;
+  const session = model.session.value;
+  const stepKey = `${step.kind}:${'phase' in step ? step.phase : ''}:${leaving.value}`;
+  const shownKey = useRef(stepKey);
+  shownKey.current = stepKey;
 
-  override componentDidMount(): void {
-    const dialog = this.dialog.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    const { model } = this.props;
-    // The whole (small) tree redraws when the model moves; no per-component subscriptions.
-    this.stopRedrawing = model.subscribe(() => this.forceUpdate());
-  }
+  useLayoutEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
 
-  override componentDidUpdate(): void {
-    const { model } = this.props;
-    const step = model.step.peek();
-    // A new countdown warning replaces an older "copied" in the live region.
-    const milestone = model.milestone.peek();
-    const news = milestone !== this.lastMilestone;
-    this.lastMilestone = milestone;
-    // Each new step takes focus to its newest heading, so keyboard and screen reader users follow.
-    const key = `${step.kind}:${'phase' in step ? step.phase : ''}:${this.state.leaving}`;
-    if (key !== this.focusedFor) {
-      this.focusedFor = key;
-      const headings = this.body.current?.querySelectorAll<HTMLElement>('[data-step-heading]');
-      headings?.[headings.length - 1]?.focus();
-    }
-    // "Copied" lasts until the step changes or a new countdown warning comes.
-    if (this.state.flash && (news || this.keyOfFlash !== key)) this.setState({ flash: '' });
-  }
+  // Each new step takes focus to its newest heading, so keyboard and screen reader users follow.
+  useLayoutEffect(() => {
+    // "Copied" belongs to the step it was said in.
+    if (flash.peek()?.stepKey !== stepKey) flash.value = null;
+    const headings = body.current?.querySelectorAll<HTMLElement>('[data-step-heading]');
+    headings?.[headings.length - 1]?.focus();
+  }, [stepKey]);
 
-  override componentWillUnmount(): void {
-    this.stopRedrawing?.();
-  }
-
-  private requestClose = () => {
-    const { model, onDone } = this.props;
-    if (model.paymentUnderWay.peek() && !this.state.leaving) this.setState({ leaving: true });
+  const requestClose = () => {
+    if (model.paymentUnderWay.peek() && !leaving.peek()) leaving.value = true;
     else onDone(model.resultIfClosed());
   };
 
-  private announce = (flash: string) => {
-    this.keyOfFlash = this.focusedFor;
-    this.setState({ flash });
+  const announce = (text: string) => {
+    flash.value = { text, stepKey: shownKey.current, milestone: model.milestone.peek() };
   };
 
-  override render() {
-    const { model, messages, locale, bank, companion, customer, onDone } = this.props;
-    const { leaving, flash } = this.state;
-    const step = model.step.peek();
-    const session = model.session.peek();
-    // Each step's heading takes focus and is read out; the live region adds what focus cannot
-    // say: why something failed, a countdown warning, "copied".
-    const announcement =
-      flash ||
-      milestoneAnnouncement(model.milestone.peek(), messages) ||
-      (step.kind === 'error' ? errorText(step, messages) : '');
-    return (
-      <dialog
-        ref={this.dialog}
-        aria-labelledby="paydrop-title"
-        onCancel={(event) => {
-          // Escape asks first while a payment is under way.
-          event.preventDefault();
-          this.requestClose();
-        }}
-      >
-        <header>
-          <div>
-            <h2 id="paydrop-title">{session?.description ?? messages.dialogLabel}</h2>
-            {session ? (
-              <p class="total muted">
-                {fill(messages.payAmount, { amount: formatMoney(session.amount, locale) })}
-              </p>
-            ) : null}
-          </div>
-          <button
-            type="button"
-            class="icon"
-            aria-label={messages.close}
-            onClick={this.requestClose}
-          >
-            ×
-          </button>
-        </header>
-        <div class="body" ref={this.body}>
-          {/* The step stays mounted while "leave?" is asked, so nothing under way is lost. */}
-          <div class="step" hidden={leaving}>
-            <StepView
-              step={step}
-              model={model}
-              messages={messages}
-              locale={locale}
-              bank={bank}
-              companion={companion}
-              customer={customer}
-              announce={this.announce}
-              onDone={onDone}
-            />
-          </div>
-          {leaving ? (
-            <>
-              <h3 tabIndex={-1} data-step-heading>
-                {messages.leaveTitle}
-              </h3>
-              <p class="muted">{messages.leaveText}</p>
-              <div class="actions">
-                <button
-                  type="button"
-                  class="primary"
-                  onClick={() => this.setState({ leaving: false })}
-                >
-                  {messages.stay}
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  onClick={() => onDone(model.resultIfClosed())}
-                >
-                  {messages.leave}
-                </button>
-              </div>
-            </>
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="paydrop-title"
+      onCancel={(event) => {
+        // Escape asks first while a payment is under way.
+        event.preventDefault();
+        requestClose();
+      }}
+    >
+      <header>
+        <div>
+          <h2 id="paydrop-title">{session?.description ?? messages.dialogLabel}</h2>
+          {session ? (
+            <p class="total muted">
+              {fill(messages.payAmount, { amount: formatMoney(session.amount, locale) })}
+            </p>
           ) : null}
         </div>
-        <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
-          {announcement}
+        <button type="button" class="icon" aria-label={messages.close} onClick={requestClose}>
+          ×
+        </button>
+      </header>
+      <div class="body" ref={body}>
+        {/* The step stays mounted while "leave?" is asked, so nothing under way is lost. */}
+        <div class="step" hidden={leaving.value}>
+          <StepView
+            step={step}
+            model={model}
+            messages={messages}
+            locale={locale}
+            bank={bank}
+            companion={companion}
+            customer={customer}
+            announce={announce}
+            onDone={onDone}
+          />
         </div>
-      </dialog>
-    );
-  }
+        {leaving.value ? (
+          <LeaveQuestion
+            leaving={leaving}
+            messages={messages}
+            leave={() => onDone(model.resultIfClosed())}
+          />
+        ) : null}
+      </div>
+      <Announcer model={model} messages={messages} flash={flash} stepKey={stepKey} />
+    </dialog>
+  );
+}
+
+/** Closing while a payment is under way asks first. */
+function LeaveQuestion(props: {
+  readonly leaving: Signal<boolean>;
+  readonly messages: Messages;
+  readonly leave: () => void;
+}) {
+  const { leaving, messages, leave } = props;
+  return (
+    <>
+      <h3 tabIndex={-1} data-step-heading>
+        {messages.leaveTitle}
+      </h3>
+      <p class="muted">{messages.leaveText}</p>
+      <div class="actions">
+        <button
+          type="button"
+          class="primary"
+          onClick={() => {
+            leaving.value = false;
+          }}
+        >
+          {messages.stay}
+        </button>
+        <button type="button" class="secondary" onClick={leave}>
+          {messages.leave}
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** One final screen: an optional mark, the heading that takes focus, what happened, what next. */
+function Outcome(props: {
+  readonly mark?: { readonly tone: 'good' | 'bad'; readonly symbol: string } | undefined;
+  readonly title: string;
+  readonly text: string;
+  readonly children: ComponentChildren;
+}) {
+  const { mark, title, text, children } = props;
+  return (
+    <div class="state">
+      {mark ? (
+        <div class={`mark ${mark.tone}`} aria-hidden="true">
+          {mark.symbol}
+        </div>
+      ) : null}
+      <h3 tabIndex={-1} data-step-heading>
+        {title}
+      </h3>
+      <p class="muted">{text}</p>
+      {children}
+    </div>
+  );
 }
 
 interface StepViewProps {
@@ -209,7 +248,7 @@ function loadCard(): Promise<ComponentType<CardStepProps>> {
 }
 
 function OtherMethod({ model, messages }: { model: CheckoutModel; messages: Messages }) {
-  return (model.session.peek()?.channels.length ?? 0) > 1 ? (
+  return (model.session.value?.channels.length ?? 0) > 1 ? (
     <button type="button" class="secondary" onClick={() => model.changeMethod()}>
       {messages.otherMethod}
     </button>
@@ -218,6 +257,7 @@ function OtherMethod({ model, messages }: { model: CheckoutModel; messages: Mess
 
 function StepView(props: StepViewProps) {
   const { step, model, messages, locale, bank, companion, customer, announce, onDone } = props;
+  const done = () => onDone(model.resultIfClosed());
   switch (step.kind) {
     case 'loading':
       return <Waiting text={messages.loading} />;
@@ -286,67 +326,54 @@ function StepView(props: StepViewProps) {
       return <Waiting text={messages.processing} />;
     case 'succeeded':
       return (
-        <div class="state">
-          <div class="mark good" aria-hidden="true">
-            ✓
-          </div>
-          <h3 tabIndex={-1} data-step-heading>
-            {messages.succeededTitle}
-          </h3>
-          <p class="muted">
-            {fill(messages.succeededText, { amount: formatMoney(amountDue(step.payment), locale) })}
-          </p>
-          <button type="button" class="primary" onClick={() => onDone(model.resultIfClosed())}>
+        <Outcome
+          mark={{ tone: 'good', symbol: '✓' }}
+          title={messages.succeededTitle}
+          text={fill(messages.succeededText, {
+            amount: formatMoney(amountDue(step.payment), locale),
+          })}
+        >
+          <button type="button" class="primary" onClick={done}>
             {messages.done}
           </button>
-        </div>
+        </Outcome>
       );
     case 'failed':
       return (
-        <div class="state">
-          <div class="mark bad" aria-hidden="true">
-            !
-          </div>
-          <h3 tabIndex={-1} data-step-heading>
-            {messages.failedTitle}
-          </h3>
-          <p class="muted">
-            {step.code === 'challenge_timeout' ? messages.timeoutText : messages.failedText}
-          </p>
+        <Outcome
+          mark={{ tone: 'bad', symbol: '!' }}
+          title={messages.failedTitle}
+          text={step.code === 'challenge_timeout' ? messages.timeoutText : messages.failedText}
+        >
           <div class="actions">
             <button type="button" class="primary" onClick={() => void model.start()}>
               {messages.tryAgain}
             </button>
-            <button type="button" class="secondary" onClick={() => onDone(model.resultIfClosed())}>
+            <button type="button" class="secondary" onClick={done}>
               {messages.close}
             </button>
           </div>
-        </div>
+        </Outcome>
       );
     case 'expired':
       return (
-        <div class="state">
-          <h3 tabIndex={-1} data-step-heading>
-            {messages.expiredTitle}
-          </h3>
-          <p class="muted">{messages.expiredText}</p>
+        <Outcome title={messages.expiredTitle} text={messages.expiredText}>
           <button type="button" class="primary" onClick={() => model.newAccount()}>
             {messages.newAccount}
           </button>
-        </div>
+        </Outcome>
       );
     case 'error':
       return (
-        <div class="state">
-          <h3 tabIndex={-1} data-step-heading>
-            {step.code === 'already_paid' ? messages.alreadyPaidTitle : messages.errorTitle}
-          </h3>
-          <p class="muted">{errorText(step, messages)}</p>
+        <Outcome
+          title={step.code === 'already_paid' ? messages.alreadyPaidTitle : messages.errorTitle}
+          text={errorText(step, messages)}
+        >
           {step.code === 'no_channels' ||
           step.code === 'order_not_found' ||
           step.code === 'already_paid' ? (
             // Nothing to try again: a way out that needs no hunting for the ×.
-            <button type="button" class="secondary" onClick={() => onDone(model.resultIfClosed())}>
+            <button type="button" class="secondary" onClick={done}>
               {messages.close}
             </button>
           ) : (
@@ -354,7 +381,7 @@ function StepView(props: StepViewProps) {
               {messages.tryAgain}
             </button>
           )}
-        </div>
+        </Outcome>
       );
   }
 }

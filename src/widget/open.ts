@@ -3,6 +3,7 @@
  * its shadow root, renders, and returns a handle; closing undoes everything opening did.
  */
 
+import { effect, untracked } from '@preact/signals';
 import { h, render } from 'preact';
 import { loadReturnChunk } from '#chunks';
 import { type CheckoutResult, createCheckoutModel } from '../flow/checkout-model';
@@ -112,17 +113,20 @@ function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHa
   });
   let reported: CheckoutResult | null = null;
   // The outcome reaches the page the moment it is known, not when the dialog closes.
-  const stopReporting = model.subscribe(() => {
-    const outcome = model.outcome.peek();
+  const stopReporting = effect(() => {
+    const outcome = model.outcome.value;
     if (!outcome || outcome === reported) return;
     reported = outcome;
+    untracked(() => report(outcome));
+  });
+  function report(outcome: CheckoutResult): void {
     if (outcome.status === 'succeeded') {
       checked.onSuccess?.(outcome.payment);
       settle(outcome);
     } else if (outcome.status === 'failed') {
       checked.onFailure?.(outcome.error);
     }
-  });
+  }
   const onVisible = () => {
     if (document.visibilityState === 'visible') model.resync();
   };

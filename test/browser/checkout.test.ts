@@ -3,6 +3,7 @@
 // customer sees and hears at each step, and what the merchant's page is told when it closes.
 
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/preact';
+import { options } from 'preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompanionFailure, type CompanionFailureCode } from '../../src/flow/companion';
 import { en } from '../../src/widget/messages/en';
@@ -162,6 +163,32 @@ describe('the transfer panel', () => {
     expect(screen.getByRole('timer').textContent).toBe('29:59');
     await andRedraw(() => clock.advance(60_000));
     expect(screen.getByRole('timer').textContent).toBe('28:59');
+  });
+
+  it("the countdown's tick updates its own text and redraws no component (signals)", async () => {
+    const { clock } = await renderCheckout();
+    const timer = screen.getByRole('timer');
+    const text = timer.firstChild;
+    const heading = document.activeElement;
+    // Every component Preact redraws passes through options.diffed; a signal bound to a text
+    // node updates that node without any.
+    const redrawn: string[] = [];
+    const previous = options.diffed;
+    options.diffed = (vnode) => {
+      if (typeof vnode.type === 'function') redrawn.push(vnode.type.name);
+      previous?.(vnode);
+    };
+    try {
+      await andRedraw(() => clock.advance(10_000));
+    } finally {
+      if (previous) options.diffed = previous;
+      else delete options.diffed;
+    }
+    expect(timer.textContent).toBe('29:50');
+    expect(timer.firstChild).toBe(text);
+    expect(screen.getByRole('timer')).toBe(timer);
+    expect(document.activeElement).toBe(heading);
+    expect(redrawn).toEqual([]);
   });
 
   it('counts on the server clock: an answer written 2 minutes before expiry shows 2:00', async () => {

@@ -1,4 +1,6 @@
-import { Component, h } from 'preact';
+import { useSignal } from '@preact/signals';
+import { h } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { fill, type Messages } from '../messages';
 
 interface CopyButtonProps {
@@ -9,42 +11,34 @@ interface CopyButtonProps {
   readonly announce: (text: string) => void;
 }
 
-/**
- * Copies a value and says so, visibly and to screen readers. A class, like the other widget
- * components: Preact's hooks would add 1.2 KB to every customer's download.
- */
-export class CopyButton extends Component<CopyButtonProps, { copied: boolean }> {
-  override state = { copied: false };
-  private timer: ReturnType<typeof setTimeout> | undefined;
+/** Copies a value and says so, visibly for two seconds and to screen readers. */
+export function CopyButton({ value, what, messages, announce }: CopyButtonProps) {
+  const copied = useSignal(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useLayoutEffect(() => () => clearTimeout(timer.current), []);
 
-  override componentWillUnmount(): void {
-    clearTimeout(this.timer);
-  }
-
-  private copy = async () => {
-    const { value, what, messages, announce } = this.props;
+  const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
-      this.setState({ copied: true });
+      copied.value = true;
       announce(fill(messages.copiedAnnouncement, { what }));
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.setState({ copied: false }), 2000);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => {
+        copied.value = false;
+      }, 2000);
     } catch {
       announce(messages.copyFailed);
     }
   };
 
-  override render() {
-    const { what, messages } = this.props;
-    return (
-      <button
-        type="button"
-        class="secondary copy"
-        aria-label={fill(messages.copyLabel, { what })}
-        onClick={this.copy}
-      >
-        {this.state.copied ? messages.copied : messages.copy}
-      </button>
-    );
-  }
+  return (
+    <button
+      type="button"
+      class="secondary copy"
+      aria-label={fill(messages.copyLabel, { what })}
+      onClick={copy}
+    >
+      {copied.value ? messages.copied : messages.copy}
+    </button>
+  );
 }

@@ -1,4 +1,6 @@
-import { Component, type ComponentChildren, Fragment, h } from 'preact';
+import { useSignal } from '@preact/signals';
+import { type ComponentChildren, Fragment, h } from 'preact';
+import { useLayoutEffect } from 'preact/hooks';
 import type { Messages } from '../messages';
 
 export function Waiting({ text }: { readonly text: string }) {
@@ -21,22 +23,23 @@ interface LazyProps<T> {
 }
 
 /** Renders what a lazily loaded chunk brings; until then, a spinner. */
-export class Lazy<T> extends Component<LazyProps<T>, { loaded?: T }> {
-  private live = true;
-
-  override componentDidMount(): void {
-    this.props.load().then(
-      (loaded) => this.live && this.setState({ loaded }),
-      () => this.live && this.props.failed(),
+export function Lazy<T>({ load, messages, failed, children }: LazyProps<T>) {
+  const loaded = useSignal<{ readonly value: T } | null>(null);
+  // Started as the component mounts, like the spinner; an answer after unmount is dropped.
+  useLayoutEffect(() => {
+    let live = true;
+    load().then(
+      (value) => {
+        if (live) loaded.value = { value };
+      },
+      () => {
+        if (live) failed();
+      },
     );
-  }
-
-  override componentWillUnmount(): void {
-    this.live = false;
-  }
-
-  override render() {
-    const { loaded } = this.state;
-    return loaded ? this.props.children(loaded) : <Waiting text={this.props.messages.loading} />;
-  }
+    return () => {
+      live = false;
+    };
+  }, []);
+  const current = loaded.value;
+  return current ? <>{children(current.value)}</> : <Waiting text={messages.loading} />;
 }

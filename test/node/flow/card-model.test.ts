@@ -7,6 +7,7 @@ import {
   type Harness,
   harness,
   inTransfer,
+  onAnyChange,
   PENDING,
   SERVER_T0,
   sessionView,
@@ -267,7 +268,7 @@ describe('dispose', () => {
     const before = h.model.step.value;
     h.model.dispose();
     let notified = 0;
-    h.model.subscribe(() => notified++);
+    onAnyChange(h.model, () => notified++);
     notified = 0;
     h.model.cardTimedOut(payment);
     expect(h.model.step.value).toBe(before);

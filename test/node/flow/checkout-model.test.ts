@@ -6,6 +6,7 @@ import {
   type Harness,
   harness,
   inTransfer,
+  onAnyChange,
   PAYMENT_TOKEN,
   PENDING,
   paymentView,
@@ -640,7 +641,7 @@ describe('dispose', () => {
     h.model.dispose();
     expectNothingLeft(h);
     let notified = 0;
-    h.model.subscribe(() => notified++);
+    onAnyChange(h.model, () => notified++);
     notified = 0;
 
     inFlight.answer.resolve({ status: 'SUCCESSFUL', serverTime: SERVER_T0 + 600_000 });

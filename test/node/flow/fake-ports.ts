@@ -3,7 +3,9 @@
  * hands out (or refuses) when it chooses, and a clock that only moves when told. No DOM, no
  * network, no real timers.
  */
+import { effect, untracked } from '@preact/signals';
 import {
+  type CheckoutModel,
   type CheckoutModelOptions,
   type CheckoutStep,
   createCheckoutModel,
@@ -384,4 +386,19 @@ export async function inTransfer(h: Harness, payment: PaymentView = paymentView(
   if (h.model.step.value.kind !== 'transfer') {
     throw new Error(`Expected the transfer step, got ${h.model.step.value.kind}.`);
   }
+}
+
+/** Calls `listener` now and after every change of anything the model shows (one call per batch). */
+export function onAnyChange(model: CheckoutModel, listener: () => void): () => void {
+  return effect(() => {
+    void [
+      model.step.value,
+      model.session.value,
+      model.outcome.value,
+      model.milestone.value,
+      model.secondsLeft.value,
+      model.paymentUnderWay.value,
+    ];
+    untracked(listener);
+  });
 }

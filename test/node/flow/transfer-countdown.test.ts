@@ -1,3 +1,4 @@
+import { effect } from '@preact/signals';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PaymentView } from '../../../src/flow/companion';
 import {
@@ -30,14 +31,14 @@ function expiringIn(ms: number, overrides: Partial<PaymentView> = {}): PaymentVi
 }
 
 /**
- * Every non-null milestone, in the order the model announced it. The model tells its subscribers
- * of every change (each tick too), so a milestone is recorded only when it differs from the last.
+ * Every non-null milestone, in the order the model announced it: an effect on the milestone
+ * signal, recorded only when it differs from the last.
  */
 function announcements(h: Harness): number[] {
   const seen: number[] = [];
   let last: number | null = null;
-  h.model.subscribe(() => {
-    const mark = h.model.milestone.peek();
+  effect(() => {
+    const mark = h.model.milestone.value;
     if (mark === last) return;
     last = mark;
     if (mark !== null) seen.push(mark);

@@ -1,3 +1,4 @@
+import { useSignal } from '@preact/signals';
 import { Component, type ComponentChildren, Fragment, h } from 'preact';
 import { loadQrChunk } from '#chunks';
 import type { BankPhase, CheckoutModel } from '../../../flow/checkout-model';
@@ -36,52 +37,62 @@ function onDesktop(): boolean {
 }
 
 /** PayByAccount: on to the bank (window, or full-page redirect), or on to the phone by QR code. */
-export class BankPanel extends Component<BankPanelProps, { qr?: boolean }> {
-  override render() {
-    const { payment, phase, messages, bank, other } = this.props;
-    if (phase === 'processing') return <Waiting text={messages.processing} />;
-    const url = payment.bankAuthUrl ?? '';
-    return (
-      <>
-        <h3 tabIndex={-1} data-step-heading>
-          {messages.bankTitle}
-        </h3>
-        <p class="muted">
-          {phase === 'opened'
-            ? messages.bankOpenedText
-            : phase === 'closed'
-              ? messages.bankClosedText
-              : messages.bankReadyText}
-        </p>
-        <div class="actions">
-          {phase === 'opened' ? (
-            <button type="button" class="secondary" onClick={() => bank.focus()}>
-              {messages.showBank}
-            </button>
-          ) : (
-            <button type="button" class="primary" onClick={() => bank.continueToBank(payment)}>
-              {messages.continueToBank}
-            </button>
-          )}
-          {/* It stays once pressed, so the keyboard's focus is not lost with it. */}
-          {onDesktop() ? (
-            <button type="button" class="secondary" onClick={() => this.setState({ qr: true })}>
-              {messages.usePhone}
-            </button>
-          ) : null}
-          {phase === 'opened' ? null : other}
-        </div>
-        {this.state.qr ? (
-          <Lazy load={loadQr} messages={messages} failed={() => this.setState({ qr: false })}>
-            {(QrCode) => (
-              <div class="state">
-                <QrCode text={url} label={messages.qrLabel} />
-                <p class="muted">{messages.phoneText}</p>
-              </div>
-            )}
-          </Lazy>
+export function BankPanel({ payment, phase, messages, bank, other }: BankPanelProps) {
+  const qr = useSignal(false);
+  if (phase === 'processing') return <Waiting text={messages.processing} />;
+  const url = payment.bankAuthUrl ?? '';
+  return (
+    <>
+      <h3 tabIndex={-1} data-step-heading>
+        {messages.bankTitle}
+      </h3>
+      <p class="muted">
+        {phase === 'opened'
+          ? messages.bankOpenedText
+          : phase === 'closed'
+            ? messages.bankClosedText
+            : messages.bankReadyText}
+      </p>
+      <div class="actions">
+        {phase === 'opened' ? (
+          <button type="button" class="secondary" onClick={() => bank.focus()}>
+            {messages.showBank}
+          </button>
+        ) : (
+          <button type="button" class="primary" onClick={() => bank.continueToBank(payment)}>
+            {messages.continueToBank}
+          </button>
+        )}
+        {/* It stays once pressed, so the keyboard's focus is not lost with it. */}
+        {onDesktop() ? (
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              qr.value = true;
+            }}
+          >
+            {messages.usePhone}
+          </button>
         ) : null}
-      </>
-    );
-  }
+        {phase === 'opened' ? null : other}
+      </div>
+      {qr.value ? (
+        <Lazy
+          load={loadQr}
+          messages={messages}
+          failed={() => {
+            qr.value = false;
+          }}
+        >
+          {(QrCode) => (
+            <div class="state">
+              <QrCode text={url} label={messages.qrLabel} />
+              <p class="muted">{messages.phoneText}</p>
+            </div>
+          )}
+        </Lazy>
+      ) : null}
+    </>
+  );
 }

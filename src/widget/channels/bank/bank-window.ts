@@ -6,6 +6,7 @@
  * every browser since 2022; never `window.opener`, which the bank's page is cut off from).
  */
 
+import { effect, untracked } from '@preact/signals';
 import { loadReturnChunk } from '#chunks';
 import type { CheckoutModel } from '../../../flow/checkout-model';
 import { isSafeUrl, type PaymentView } from '../../../flow/companion';
@@ -63,8 +64,14 @@ export function createBankWindow(
     }, 500);
   }
 
-  const stopFollowing = model.subscribe(() => {
-    const step = model.step.peek();
+  // The window follows the step: it is filled when the bank's link arrives, closed when the
+  // payment never started.
+  const stopFollowing = effect(() => {
+    const step = model.step.value;
+    untracked(() => follow(step));
+  });
+
+  function follow(step: typeof model.step.value): void {
     if (step.kind === 'bank') {
       listen();
       if (step.phase === 'ready' && popup && !navigated && step.payment.bankAuthUrl) {
@@ -75,7 +82,7 @@ export function createBankWindow(
       popup.close();
       popup = null;
     }
-  });
+  }
 
   function openBlank(): boolean {
     popup = window.open('about:blank', NAME, FEATURES);

@@ -1,3 +1,4 @@
+import { useComputed } from '@preact/signals';
 import { Fragment, h } from 'preact';
 import type { CheckoutModel, TransferPhase } from '../../../flow/checkout-model';
 import type { PaymentView } from '../../../flow/companion';
@@ -45,11 +46,14 @@ export function TransferPanel({
   locale,
   announce,
 }: TransferPanelProps) {
+  // The countdown is a signal handed to the text itself: its tick updates that text node and
+  // redraws no component (CONVENTIONS 18).
+  const countdown = useComputed(() => formatCountdown(model.secondsLeft.value ?? 0));
+  const counting = useComputed(() => model.secondsLeft.value !== null);
   const account = payment.virtualAccount;
   if (!account) return null;
   const total = amountDue(payment);
   const totalText = formatMoney(total, locale);
-  const seconds = model.secondsLeft.peek();
   const copyProps = { messages, announce };
   return (
     <>
@@ -89,11 +93,11 @@ export function TransferPanel({
           {...copyProps}
         />
       </dl>
-      {seconds !== null ? (
+      {counting.value ? (
         <p class="muted">
           {fill(messages.expiresIn, { time: '' })}
           <span class="timer" role="timer">
-            {formatCountdown(seconds)}
+            {countdown}
           </span>
         </p>
       ) : null}
