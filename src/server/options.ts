@@ -140,6 +140,35 @@ export function checkOptions(options: CheckoutHandlerOptions): void {
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 60 || ttl > 7 * 24 * 3600)) {
     throw new TypeError('tokenTtlSeconds must be a whole number of seconds from 60 to 604800.');
   }
+  checkStore(options.store);
+}
+
+const STORE_METHODS = ['get', 'set', 'add', 'append', 'read', 'subscribe', 'schedule', 'claim'];
+
+/**
+ * In memory, pending confirmations and outcomes already reported are forgotten on a restart and
+ * are not shared between instances (issue 10), so production names its store; passing
+ * createMemoryStore() says the merchant knows.
+ */
+function checkStore(store: CheckoutStore | undefined): void {
+  if (store === undefined) {
+    if (typeof process !== 'undefined' && process.env?.NODE_ENV === 'production') {
+      throw new TypeError(
+        "store is required under NODE_ENV=production, or outcomes are lost on a restart: createSqliteStore({ path }) from 'paydrop/server/sqlite' for one instance, createRedisStore({ url }) from 'paydrop/server/redis' for several (createMemoryStore() only if losing them is fine).",
+      );
+    }
+    return;
+  }
+  const methods = store as unknown as Record<string, unknown>;
+  if (
+    typeof store !== 'object' ||
+    store === null ||
+    STORE_METHODS.some((name) => typeof methods[name] !== 'function')
+  ) {
+    throw new TypeError(
+      'store must be a CheckoutStore: createSqliteStore, createRedisStore or createMemoryStore.',
+    );
+  }
 }
 
 /** The merchant's resolveOrder answer is checked like any other input: a bug there is not a charge. */
