@@ -89,6 +89,12 @@ export const CHECKOUT_ERROR_STATUS = {
   link_not_supported: 400,
   channel_unavailable: 409,
   already_paid: 409,
+  /**
+   * An earlier payment of this checkout or order may still succeed (a card whose finalize answer
+   * was lost, a bank payment settling): the body's `payment` is that payment, to watch with
+   * `/status` or `/events` until it is SUCCESSFUL or FAILED. Never offer a new payment meanwhile.
+   */
+  payment_pending: 409,
   not_initiated: 409,
   conflict: 409,
   invalid: 422,
@@ -110,4 +116,12 @@ export interface ErrorBodyWire {
     readonly requestId: string;
     readonly issues?: readonly string[];
   };
+  /**
+   * With `already_paid` and `payment_pending` from `/initiate`: the earlier payment of this
+   * checkout or order (SUCCESSFUL, or PENDING while it settles) and its token, so the widget shows
+   * that payment's success or watches it instead of offering another.
+   */
+  readonly payment?: PaymentViewWire;
+  /** With `payment`: the checkout token bound to it, for `/status` and `/events`. */
+  readonly token?: string;
 }

@@ -11,7 +11,11 @@ import {
   ProviderTimeoutError,
   ProviderValidationError,
 } from '../protocol';
-import { CHECKOUT_ERROR_STATUS, type CheckoutErrorCode } from '../protocol/contract';
+import {
+  CHECKOUT_ERROR_STATUS,
+  type CheckoutErrorCode,
+  type PaymentViewWire,
+} from '../protocol/contract';
 
 export { CHECKOUT_ERROR_STATUS, type CheckoutErrorCode };
 
@@ -20,6 +24,8 @@ export interface CheckoutErrorOptions {
   /** Field-level problems of a bad request, e.g. `["order must be a string"]`. */
   readonly issues?: readonly string[];
   readonly retryAfterSeconds?: number | undefined;
+  /** `already_paid` and `payment_pending`: the earlier payment to show or watch, and its token. */
+  readonly payment?: { readonly view: PaymentViewWire; readonly token: string } | undefined;
 }
 
 export class CheckoutError extends Error {
@@ -28,6 +34,7 @@ export class CheckoutError extends Error {
   readonly status: number;
   readonly issues: readonly string[] | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly payment: CheckoutErrorOptions['payment'];
 
   constructor(code: CheckoutErrorCode, message: string, options: CheckoutErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -35,6 +42,7 @@ export class CheckoutError extends Error {
     this.status = CHECKOUT_ERROR_STATUS[code];
     this.issues = options.issues;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.payment = options.payment;
   }
 
   /** The JSON answer for the browser. */
@@ -51,6 +59,7 @@ export class CheckoutError extends Error {
         requestId,
         ...(this.issues ? { issues: this.issues } : {}),
       },
+      ...(this.payment ? { payment: this.payment.view, token: this.payment.token } : {}),
     };
     return new Response(JSON.stringify(body), { status: this.status, headers });
   }

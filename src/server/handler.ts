@@ -5,15 +5,21 @@
  * no list, no pass-through: nothing else answers.
  */
 import * as v from 'valibot';
+import { COMPANION_PATHS } from '../protocol/contract';
 import { createProviderClient } from '../provider/client';
 import { createProviderTransport } from '../provider/transport';
 import { CheckoutError, toCheckoutError } from './errors';
 import { eventStream } from './events';
+import { createJobPicker, type JobPicker } from './jobs';
 import { type CheckoutHandlerOptions, type CheckoutLogger, checkOptions } from './options';
+import { createOutcomes, PAYMENT_QUEUE } from './outcomes';
 import { ASSETS, challengeFrame, challengePage, missingPage, returnPage } from './pages';
+import { createPaymentRecords } from './payment-records';
 import { createPaymentService } from './payments';
+import { createPayoutOutcomes, PAYOUT_QUEUE } from './payout-outcomes';
 import { readCapped } from './read-body';
 import { InitiateInput, issuesOf, SessionInput } from './schemas';
+import { createStatusCache } from './status-cache';
 import { createMemoryStore } from './store';
 import { type CheckoutClaims, createTokenSigner } from './token';
 import { createWebhookReceiver } from './webhooks';
@@ -87,8 +93,8 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       fetch: options.fetch,
     }),
   );
+  const now = options.now ?? Date.now;
   const pending = new Set<Promise<unknown>>();
-  const timers = new Set<ReturnType<typeof setTimeout>>();
   let closed = false;
 
   function background(work: () => Promise<unknown>): void {
@@ -100,14 +106,31 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     options.waitUntil?.(running);
   }
 
-  function later(delayMs: number, work: () => void): void {
-    if (closed) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      work();
-    }, delayMs);
-    timers.add(timer);
-  }
+  const records = createPaymentRecords(store, now);
+  const status = createStatusCache(provider, now);
+  let jobs: JobPicker | undefined;
+  const jobPicker = () => jobs as JobPicker;
+  const outcomes = createOutcomes({
+    options,
+    provider,
+    store,
+    records,
+    status,
+    logger,
+    now,
+    jobs: jobPicker,
+  });
+  const payouts = createPayoutOutcomes({ options, provider, store, logger, now, jobs: jobPicker });
+  // Pending confirmations are jobs in the store; this only wakes the picker (CONVENTIONS 19).
+  jobs = createJobPicker({
+    store,
+    now,
+    logger,
+    background,
+    queues: { [PAYMENT_QUEUE]: outcomes.runJob, [PAYOUT_QUEUE]: payouts.runJob },
+  });
+  // Work left by an earlier run of this process (or another instance) is picked up at start.
+  jobs.wake();
 
   const payments = createPaymentService({
     options,
@@ -115,18 +138,18 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     store,
     signer,
     logger,
-    now: Date.now,
-    background,
-    later,
+    now,
+    records,
+    status,
+    outcomes,
   });
   const receiveWebhook = createWebhookReceiver({
     options,
-    provider,
-    payments,
     store,
+    records,
+    outcomes,
+    payouts,
     logger,
-    background,
-    later,
   });
 
   function publicUrlOf(request: Request): string {
@@ -226,6 +249,138 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     return claims as CheckoutClaims & { reference: string };
   }
 
+  /** What one route is given: the request, its URL, the headers to answer with, the public URL. */
+  interface RouteContext {
+    readonly request: Request;
+    readonly url: URL;
+    readonly headers: Headers;
+    readonly publicUrl: string;
+  }
+  type Route = (context: RouteContext) => Promise<Response>;
+
+  /** The page that opened the checkout: the only one that may frame the challenge, or hear it. */
+  const pageOrigin = (claims: CheckoutClaims, publicUrl: string) =>
+    claims.origin ?? new URL(publicUrl).origin;
+
+  /**
+   * The companion's routes, by path (COMPANION_PATHS, as the widget calls them) and method, like
+   * the sandbox's table: nothing else answers.
+   */
+  const ROUTES = new Map<string, Partial<Record<'GET' | 'POST', Route>>>([
+    [
+      COMPANION_PATHS.session,
+      {
+        POST: async ({ request, headers }) => {
+          const input = parse(SessionInput, await readJson(request));
+          return json(
+            await payments.startSession(input, request.headers.get('origin'), request),
+            headers,
+          );
+        },
+      },
+    ],
+    [
+      COMPANION_PATHS.initiate,
+      {
+        POST: async ({ request, url, headers, publicUrl }) => {
+          const claims = await claimsOf(request, url);
+          const input = parse(InitiateInput, await readJson(request));
+          const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
+          return json(await payments.initiate(claims, input, publicUrl, allowedReturn), headers);
+        },
+      },
+    ],
+    [
+      COMPANION_PATHS.authenticate,
+      {
+        POST: async ({ request, url, headers, publicUrl }) => {
+          const claims = await paymentClaims(request, url);
+          const token = tokenOf(request, url);
+          const challengeUrl = `${publicUrl}${COMPANION_PATHS.challenge}?token=${encodeURIComponent(token)}`;
+          return json(await payments.authenticate(claims.reference, challengeUrl), headers);
+        },
+      },
+    ],
+    [
+      COMPANION_PATHS.finalize,
+      {
+        POST: async ({ request, url, headers }) => {
+          const claims = await paymentClaims(request, url);
+          return json(await payments.finalize(claims.reference), headers);
+        },
+      },
+    ],
+    [
+      COMPANION_PATHS.status,
+      {
+        GET: async ({ request, url, headers }) => {
+          const claims = await paymentClaims(request, url);
+          return json(await payments.status(claims.reference), headers);
+        },
+      },
+    ],
+    [
+      COMPANION_PATHS.events,
+      {
+        GET: async ({ request, url, headers }) => {
+          const claims = await paymentClaims(request, url);
+          const lastEventId =
+            request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
+          await payments.watching(claims.reference);
+          return eventStream(store, claims.reference, lastEventId, request.signal, headers);
+        },
+      },
+    ],
+    [
+      COMPANION_PATHS.bankReturn,
+      {
+        GET: async ({ url, publicUrl }) => {
+          const reference = url.searchParams.get('reference') ?? '';
+          if (!/^[\w.:-]{1,128}$/.test(reference))
+            return missingPage('This link is not a payment return.');
+          const { returnTo } = await payments.bankReturn(reference);
+          return returnPage(`${publicUrl}/assets`, reference, returnTo);
+        },
+      },
+    ],
+    [
+      COMPANION_PATHS.challenge,
+      {
+        GET: async ({ request, url, publicUrl }) => {
+          const claims = await paymentClaims(request, url);
+          if (!(await payments.challengeHtml(claims.reference)))
+            return missingPage('No verification is waiting.');
+          // The issuer's markup can read its frame's URL: it gets a ticket for itself, not the token.
+          const ticket = signer.sign({
+            ...claims,
+            scope: 'frame',
+            exp: Math.min(claims.exp, Math.floor(Date.now() / 1000) + 15 * 60),
+          });
+          const frameUrl = `${publicUrl}${COMPANION_PATHS.challengeFrame}?token=${encodeURIComponent(ticket)}`;
+          return challengePage(
+            `${publicUrl}/assets`,
+            frameUrl,
+            claims.reference,
+            pageOrigin(claims, publicUrl),
+          );
+        },
+      },
+    ],
+    [
+      COMPANION_PATHS.challengeFrame,
+      {
+        GET: async ({ request, url, publicUrl }) => {
+          const claims = await paymentClaims(request, url, 'frame');
+          const markup = await payments.challengeHtml(claims.reference);
+          return markup
+            ? challengeFrame(markup, pageOrigin(claims, publicUrl))
+            : missingPage('No verification is waiting.');
+        },
+      },
+    ],
+    [COMPANION_PATHS.webhooks, { POST: ({ request }) => receiveWebhook(request) }],
+  ]);
+
   async function route(
     request: Request,
     url: URL,
@@ -233,114 +388,45 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     headers: Headers,
   ): Promise<Response> {
     const method = request.method;
-    const publicUrl = publicUrlOf(request);
-    const assetsUrl = `${publicUrl}/assets`;
-    /** The page that opened the checkout: the only one that may frame the challenge, or hear it. */
-    const pageOrigin = (claims: CheckoutClaims) => claims.origin ?? new URL(publicUrl).origin;
-    const key = `${method} ${path}`;
-    switch (key) {
-      case 'POST /session': {
-        const input = parse(SessionInput, await readJson(request));
-        return json(
-          await payments.startSession(input, request.headers.get('origin'), request),
-          headers,
-        );
-      }
-      case 'POST /initiate': {
-        const claims = await claimsOf(request, url);
-        const input = parse(InitiateInput, await readJson(request));
-        const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
-        return json(await payments.initiate(claims, input, publicUrl, allowedReturn), headers);
-      }
-      case 'POST /authenticate': {
-        const claims = await paymentClaims(request, url);
-        const token = tokenOf(request, url);
-        const challengeUrl = `${publicUrl}/challenge?token=${encodeURIComponent(token)}`;
-        return json(await payments.authenticate(claims.reference, challengeUrl), headers);
-      }
-      case 'POST /finalize': {
-        const claims = await paymentClaims(request, url);
-        return json(await payments.finalize(claims.reference), headers);
-      }
-      case 'GET /status': {
-        const claims = await paymentClaims(request, url);
-        return json(await payments.status(claims.reference), headers);
-      }
-      case 'GET /events': {
-        const claims = await paymentClaims(request, url);
-        const lastEventId =
-          request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
-        return eventStream(store, claims.reference, lastEventId, request.signal, headers);
-      }
-      case 'GET /return': {
-        const reference = url.searchParams.get('reference') ?? '';
-        if (!/^[\w.:-]{1,128}$/.test(reference))
-          return missingPage('This link is not a payment return.');
-        const { returnTo } = await payments.bankReturn(reference);
-        return returnPage(assetsUrl, reference, returnTo);
-      }
-      case 'GET /challenge': {
-        const claims = await paymentClaims(request, url);
-        if (!(await payments.challengeHtml(claims.reference)))
-          return missingPage('No verification is waiting.');
-        // The issuer's markup can read its frame's URL: it gets a ticket for itself, not the token.
-        const ticket = signer.sign({
-          ...claims,
-          scope: 'frame',
-          exp: Math.min(claims.exp, Math.floor(Date.now() / 1000) + 15 * 60),
-        });
-        const frameUrl = `${publicUrl}/challenge/frame?token=${encodeURIComponent(ticket)}`;
-        return challengePage(assetsUrl, frameUrl, claims.reference, pageOrigin(claims));
-      }
-      case 'GET /challenge/frame': {
-        const claims = await paymentClaims(request, url, 'frame');
-        const markup = await payments.challengeHtml(claims.reference);
-        return markup
-          ? challengeFrame(markup, pageOrigin(claims))
-          : missingPage('No verification is waiting.');
-      }
-      case 'POST /webhooks':
-        return receiveWebhook(request);
-      default: {
-        const name = path.slice('/assets/'.length);
-        // hasOwn: 'constructor' or 'toString' is no asset.
-        const asset =
-          method === 'GET' && path.startsWith('/assets/') && Object.hasOwn(ASSETS, name)
-            ? ASSETS[name]
-            : undefined;
-        if (asset) {
-          return new Response(asset.body, {
-            headers: {
-              'content-type': asset.type,
-              'cache-control': 'public, max-age=300',
-              'x-content-type-options': 'nosniff',
-            },
-          });
-        }
-        const known = [
-          '/session',
-          '/initiate',
-          '/authenticate',
-          '/finalize',
-          '/status',
-          '/events',
-          '/return',
-          '/challenge',
-          '/challenge/frame',
-          '/webhooks',
-        ];
-        if (known.includes(path))
-          throw new CheckoutError('method_not_allowed', `${method} is not allowed here.`);
-        throw new CheckoutError('not_found', 'There is nothing here.');
-      }
+    const routes = ROUTES.get(path);
+    if (routes) {
+      const run = method === 'GET' || method === 'POST' ? routes[method] : undefined;
+      if (!run) throw new CheckoutError('method_not_allowed', `${method} is not allowed here.`);
+      return run({ request, url, headers, publicUrl: publicUrlOf(request) });
     }
+    const name = path.slice('/assets/'.length);
+    // hasOwn: 'constructor' or 'toString' is no asset.
+    const asset =
+      method === 'GET' && path.startsWith('/assets/') && Object.hasOwn(ASSETS, name)
+        ? ASSETS[name]
+        : undefined;
+    if (asset) {
+      return new Response(asset.body, {
+        headers: {
+          'content-type': asset.type,
+          'cache-control': 'public, max-age=300',
+          'x-content-type-options': 'nosniff',
+        },
+      });
+    }
+    throw new CheckoutError('not_found', 'There is nothing here.');
   }
 
   async function handle(request: Request): Promise<Response> {
     const requestId = crypto.randomUUID();
-    const url = new URL(request.url);
     const headers = corsHeaders(request);
     headers.set('x-request-id', requestId);
+    let url: URL;
+    try {
+      // A Request's URL is valid by construction, but a host header an adapter put in it may not
+      // be (issue 9): that is the client's fault, a 400, never a 500.
+      url = new URL(request.url);
+    } catch {
+      return new CheckoutError(
+        'invalid_request',
+        'The request URL or Host is not valid.',
+      ).toResponse(requestId, headers);
+    }
     try {
       if (closed) throw new CheckoutError('unavailable', 'The checkout server is shutting down.');
       if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
@@ -398,8 +484,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     },
     close() {
       closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      jobs?.close();
     },
   });
 }

@@ -42,6 +42,13 @@ export interface PaymentOutcome {
   readonly amount: Money;
   /** False when the provider's amount differs from the one the merchant decided. */
   readonly amountMatches: boolean;
+  /**
+   * True when this order (or this checkout of a payment link) already had a SUCCESSFUL outcome
+   * under another reference: money taken twice, to refund. The customer is shown the first.
+   */
+  readonly duplicate: boolean;
+  /** The reference of that first success when `duplicate`, else null. */
+  readonly duplicateOf: string | null;
 }
 
 /** A payout's move, reported once per state. */
@@ -50,6 +57,12 @@ export interface PayoutOutcome {
   readonly tenantReference: string | null;
   readonly status: PayoutStatus;
   readonly previousStatus: PayoutStatus | null;
+  /** What the provider lists as sent, in minor units. */
+  readonly amount: Money;
+  /** The provider's reason with Failed or Reversed, e.g. "Invalid beneficiary account details."; else null. */
+  readonly reason: string | null;
+  /** When the provider says the move happened (ISO 8601): the webhook's time, else when confirmed. */
+  readonly occurredAt: string;
 }
 
 export interface CheckoutLogger {
@@ -102,6 +115,11 @@ export interface CheckoutHandlerOptions {
   /** For edge runtimes: keeps background work (webhook confirmation) alive past the response. */
   readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
   readonly fetch?: typeof fetch | undefined;
+  /**
+   * The companion's clock in epoch ms, for simulations that move time (the chaos tests move it
+   * with the sandbox's). Default Date.now.
+   */
+  readonly now?: (() => number) | undefined;
 }
 
 export function checkOptions(options: CheckoutHandlerOptions): void {

@@ -1,7 +1,8 @@
 /**
- * The companion's payment logic, apart from HTTP: start a checkout, initiate once, check
- * authentication, finalize, report status, and turn a confirmed status into an outcome reported
- * exactly once (to the merchant's hook and to every browser watching).
+ * The companion's checkout use cases, apart from HTTP: start a checkout, initiate (never before
+ * the previous payment of the checkout or order is settled), check authentication, finalize,
+ * report status, the bank's return. What is remembered lives in `payment-records.ts`, the status
+ * cache in `status-cache.ts`, confirmation and reporting in `outcomes.ts`.
  */
 import {
   CHANNELS,
@@ -10,67 +11,32 @@ import {
   isSafeUrl,
   type Money,
   type PaymentStatus,
-  type PaymentStatusReport,
   ProviderConflictError,
   ProviderError,
 } from '../protocol';
+import type { PaymentViewWire } from '../protocol/contract';
 import type { ProviderClient } from '../provider/client';
 import { CheckoutError } from './errors';
 import {
   type CheckoutHandlerOptions,
   type CheckoutLogger,
   checkResolvedOrder,
-  type PaymentOutcome,
   type ResolvedOrder,
 } from './options';
+import type { Outcomes } from './outcomes';
+import {
+  DAY_MS,
+  type FinalStatus,
+  type PaymentRecord,
+  type PaymentRecords,
+} from './payment-records';
 import type { InitiateInputValue } from './schemas';
+import type { StatusCache } from './status-cache';
 import type { CheckoutStore } from './store';
 import type { CheckoutClaims, TokenSigner } from './token';
 
-/** What the browser learns about its payment: never more than the customer needs. */
-export interface PaymentView {
-  readonly reference: string;
-  readonly channel: Channel;
-  readonly status: PaymentStatus;
-  readonly amount: Money;
-  readonly fees: Money;
-  readonly virtualAccount: {
-    readonly bank: string;
-    readonly accountNumber: string;
-    readonly accountName: string;
-    readonly note: string;
-    readonly expiresAt: string;
-  } | null;
-  readonly bankAuthUrl: string | null;
-  /** The server's clock when this was written, so the widget can correct the customer's. */
-  readonly serverTime: string;
-}
-
-interface StatusEntry {
-  at: number;
-  readonly report: Promise<PaymentStatusReport>;
-  inFlight: boolean;
-  followUp?: Promise<PaymentStatusReport>;
-}
-
-/** What the store keeps per payment reference. */
-interface PaymentRecord {
-  readonly reference: string;
-  readonly orderId: string | null;
-  readonly linkAlias: string | null;
-  readonly channel: Channel;
-  readonly amount: Money;
-  readonly fees: Money;
-  readonly virtualAccount: PaymentView['virtualAccount'];
-  readonly bankAuthUrl: string | null;
-  readonly returnTo: string | null;
-  readonly createdAt: number;
-}
-
-const DAY_MS = 24 * 3600 * 1000;
-const STATUS_CACHE_MS = 1000;
-const RECHECK_DELAYS_MS = [1000, 2000, 4000, 8000];
-const HOOK_RETRY_MS = [5_000, 30_000, 120_000];
+/** What the browser learns about its payment (the contract's view). */
+export type PaymentView = PaymentViewWire;
 
 function isChannel(name: string): name is Channel {
   return (CHANNELS as readonly string[]).includes(name);
@@ -83,22 +49,20 @@ export interface PaymentServiceDeps {
   readonly signer: TokenSigner;
   readonly logger: CheckoutLogger;
   readonly now: () => number;
-  /** Runs work after the response; failures are logged, never thrown. */
-  readonly background: (work: () => Promise<unknown>) => void;
-  readonly later: (delayMs: number, work: () => void) => void;
+  readonly records: PaymentRecords;
+  readonly status: StatusCache;
+  readonly outcomes: Outcomes;
 }
 
-export function createPaymentService(deps: PaymentServiceDeps) {
-  const { options, provider, store, signer, logger, now } = deps;
-  const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
-  const statusCache = new Map<string, StatusEntry>();
-  const hookFailures = new Map<string, number>();
+/** What became of the earlier payments of a checkout or order, as far as a new one goes. */
+type Earlier =
+  | { readonly kind: 'paid' | 'pending'; readonly record: PaymentRecord }
+  | { readonly kind: 'resume'; readonly record: PaymentRecord }
+  | { readonly kind: 'none' };
 
-  function checkoutKey(claims: CheckoutClaims): string {
-    return claims.orderId !== null
-      ? `active:order:${claims.orderId}`
-      : `active:session:${claims.sid}`;
-  }
+export function createPaymentService(deps: PaymentServiceDeps) {
+  const { options, provider, store, signer, logger, now, records, outcomes } = deps;
+  const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
 
   async function issueToken(claims: Omit<CheckoutClaims, 'exp'>): Promise<string> {
     return signer.sign({
@@ -107,187 +71,60 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     } as CheckoutClaims);
   }
 
-  async function record(reference: string): Promise<PaymentRecord | undefined> {
-    return (await store.get(`payment:${reference}`)) as PaymentRecord | undefined;
-  }
-
-  async function outcomeOf(reference: string): Promise<'SUCCESSFUL' | 'FAILED' | undefined> {
-    return (await store.get(`outcome:${reference}`)) as 'SUCCESSFUL' | 'FAILED' | undefined;
-  }
-
-  function view(payment: PaymentRecord, status: PaymentStatus): PaymentView {
-    return {
-      reference: payment.reference,
-      channel: payment.channel,
-      status,
-      amount: payment.amount,
-      fees: payment.fees,
-      virtualAccount: payment.virtualAccount,
-      bankAuthUrl: payment.bankAuthUrl,
-      serverTime: new Date(now()).toISOString(),
-    };
+  /** What is known for sure: the outcome reported, or the final status the provider confirmed. */
+  async function knownStatus(reference: string): Promise<FinalStatus | undefined> {
+    return (await records.reported(reference)) ?? (await records.confirmed(reference));
   }
 
   /**
-   * A payment that can be picked up again: not failed; for a transfer not expired; for a card
-   * only once finalized (a card whose challenge was left unfinished is never charged, so the
-   * customer starts again with their card rather than waiting on it for ever).
+   * A payment that can be picked up again as it is: not failed; a transfer not expired; a card
+   * only once finalize was sent (a card whose challenge was left unfinished is never charged, so
+   * the customer starts again with their card rather than waiting on it for ever).
    */
-  async function resumable(reference: string): Promise<PaymentView | undefined> {
-    const payment = await record(reference);
-    if (!payment) return undefined;
-    const outcome = await outcomeOf(reference);
-    if (outcome === 'FAILED') return undefined;
-    if (payment.channel === 'Card' && !outcome && !(await store.get(`finalized:${reference}`))) {
-      return undefined;
-    }
-    const expiresAt = payment.virtualAccount
-      ? Date.parse(payment.virtualAccount.expiresAt)
-      : undefined;
-    if (!outcome && expiresAt !== undefined && expiresAt <= now()) return undefined;
-    return view(payment, outcome ?? 'PENDING');
+  async function resumable(record: PaymentRecord): Promise<PaymentView | undefined> {
+    const known = await knownStatus(record.reference);
+    if (known === 'FAILED') return undefined;
+    if (known === 'SUCCESSFUL') return records.view(record, 'SUCCESSFUL');
+    if (record.channel === 'Card' && !(await records.committed(record))) return undefined;
+    if (records.expired(record)) return undefined;
+    return records.view(record, 'PENDING');
   }
 
   /**
-   * Reports a final status once: to the merchant's hook, then to every browser watching. If the
-   * hook throws, the claim is released so the next confirmation tries again.
+   * Settles what became of every earlier payment of this checkout or order before a new one
+   * (issue 9): a success is shown, never paid again; one that may still succeed without the
+   * customer (a card finalize sent, a bank payment the customer came back from) is watched,
+   * never replaced; a live one of the same channel is picked up again. The provider is asked
+   * (through the status cache) about each one not known to be final.
    */
-  async function settle(report: PaymentStatusReport): Promise<void> {
-    const reference = report.paymentReference;
-    const status = report.paymentStatus;
-    if (status === 'PENDING') return;
-    if (!(await store.add(`outcome:${reference}`, status, 30 * DAY_MS))) return;
-    const payment = await record(reference);
-    const outcome: PaymentOutcome = {
-      reference,
-      status,
-      orderId: payment?.orderId ?? null,
-      linkAlias: payment?.linkAlias ?? null,
-      channel: payment?.channel ?? null,
-      amount: report.amount,
-      amountMatches:
-        payment === undefined ||
-        (payment.amount.amountMinor === report.amount.amountMinor &&
-          payment.amount.currency === report.amount.currency),
-    };
-    if (!outcome.amountMatches) {
-      logger.warn('paydrop: the provider reports a different amount than the merchant decided', {
-        reference,
-        expected: payment?.amount,
-        reported: report.amount,
-      });
-    }
-    try {
-      await options.onPaymentOutcome?.(outcome);
-    } catch (error) {
-      await store.delete(`outcome:${reference}`);
-      const failures = (hookFailures.get(reference) ?? 0) + 1;
-      hookFailures.set(reference, failures);
-      const retryIn = HOOK_RETRY_MS[failures - 1];
-      logger.error('paydrop: onPaymentOutcome failed; the outcome will be reported again', {
-        reference,
-        retryInMs: retryIn ?? null,
-        error: error instanceof Error ? error.message : String(error),
-      });
-      // Offered again by the next webhook or status check, and meanwhile on a timer.
-      if (retryIn !== undefined) deps.later(retryIn, () => confirmHint(reference));
-      return;
-    }
-    hookFailures.delete(reference);
-    await store.append(`events:${reference}`, { type: 'status', reference, status });
-  }
-
-  /** Status from the provider, one call per reference per second however many ask. */
-  function request(reference: string): StatusEntry {
-    // Bounded, oldest first (a Map keeps insertion order): evicting costs at most an extra
-    // call, and a sweep that stops at half the size keeps each call's share constant.
-    if (statusCache.size > 1000) {
-      for (const [key, entry] of statusCache) {
-        if (statusCache.size <= 500) break;
-        if (!entry.inFlight) statusCache.delete(key);
-      }
-    }
-    const entry: StatusEntry = {
-      at: now(),
-      report: provider.paymentStatus(reference),
-      inFlight: true,
-    };
-    statusCache.set(reference, entry);
-    entry.report.then(
-      () => {
-        entry.inFlight = false;
-        entry.at = now();
-      },
-      () => {
-        if (statusCache.get(reference) === entry) statusCache.delete(reference);
-      },
-    );
-    return entry;
-  }
-
-  /**
-   * Status from the provider, one call per reference per second however many ask. `fresh`
-   * (a webhook or the bank's return says something changed) wants an answer asked after the
-   * hint: a call already in flight may be stale, so every hint that arrives meanwhile shares one
-   * follow-up call. A burst of hints costs at most two calls.
-   */
-  function providerStatus(reference: string, fresh = false): Promise<PaymentStatusReport> {
-    const cached = statusCache.get(reference);
-    if (!fresh) {
-      if (cached && (cached.inFlight || now() - cached.at < STATUS_CACHE_MS)) return cached.report;
-      return request(reference).report;
-    }
-    if (cached?.inFlight) {
-      cached.followUp ??= cached.report.then(
-        () => request(reference).report,
-        () => request(reference).report,
-      );
-      return cached.followUp;
-    }
-    return request(reference).report;
-  }
-
-  /** Confirms with the status operation and settles a final answer. */
-  async function confirm(reference: string, fresh = false): Promise<PaymentStatus> {
-    const report = await providerStatus(reference, fresh);
-    await settle(report);
-    return report.paymentStatus;
-  }
-
-  /** References with a confirmation chain running, so a flood of hints costs one chain each. */
-  const confirming = new Set<string>();
-
-  /**
-   * After a webhook or the bank's return: confirm with the status operation (through the
-   * one-second cache, so hints cannot flood the provider), and if the provider is not there yet,
-   * look again a few times.
-   */
-  function confirmHint(reference: string, fresh = true): void {
-    if (confirming.has(reference)) {
-      // A chain is already looking again later; a provider's hint still earns one look now.
-      if (fresh) deps.background(() => confirm(reference, true).catch(() => undefined));
-      return;
-    }
-    confirming.add(reference);
-    const attempt = (index: number) =>
-      deps.background(async () => {
-        let status: PaymentStatus | undefined;
+  async function settleEarlier(claims: CheckoutClaims, channel: Channel): Promise<Earlier> {
+    let resume: PaymentRecord | undefined;
+    let pending: PaymentRecord | undefined;
+    const references = await records.earlier({
+      orderId: claims.orderId,
+      checkoutId: claims.sid,
+    });
+    for (const reference of references) {
+      const record = await records.get(reference);
+      if (!record) continue;
+      let status: PaymentStatus | undefined = await knownStatus(reference);
+      const committed = status === undefined && (await records.committed(record));
+      if (status === undefined) {
         try {
-          status = await confirm(reference, fresh || index > 0);
+          // A card whose finalize answer never came is finalized again here, if still PENDING.
+          status = (await outcomes.confirm(reference, committed)).paymentStatus;
         } catch (error) {
-          logger.warn('paydrop: could not confirm a payment with the status operation', {
-            reference,
-            error: error instanceof ProviderError ? error.name : String(error),
-          });
+          if (!(error instanceof ProviderError)) throw error;
+          // Not known: a committed payment stays watched; the rest is looked at again later.
         }
-        const delay = RECHECK_DELAYS_MS[index];
-        if (status !== 'SUCCESSFUL' && status !== 'FAILED' && delay !== undefined) {
-          deps.later(delay, () => attempt(index + 1));
-        } else {
-          confirming.delete(reference);
-        }
-      });
-    attempt(0);
+      }
+      if (status === 'SUCCESSFUL') return { kind: 'paid', record };
+      if (status === 'FAILED') continue;
+      if (committed) pending ??= record;
+      else if (!resume && record.channel === channel && (await resumable(record))) resume = record;
+    }
+    if (pending) return { kind: 'pending', record: pending };
+    return resume ? { kind: 'resume', record: resume } : { kind: 'none' };
   }
 
   async function resolve(
@@ -321,6 +158,33 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         { cause: error },
       );
     }
+  }
+
+  /** The checkout's answer for an earlier payment that must be shown or watched, not replaced. */
+  async function refuseForEarlier(
+    claims: CheckoutClaims,
+    earlier: { kind: 'paid' | 'pending'; record: PaymentRecord },
+  ): Promise<never> {
+    const { record } = earlier;
+    const token = await issueToken({
+      ...claims,
+      reference: record.reference,
+      channel: record.channel,
+    });
+    if (earlier.kind === 'paid') {
+      throw new CheckoutError(
+        'already_paid',
+        claims.orderId !== null
+          ? 'This order has already been paid.'
+          : 'This payment has already been made.',
+        { payment: { view: records.view(record, 'SUCCESSFUL'), token } },
+      );
+    }
+    throw new CheckoutError(
+      'payment_pending',
+      'An earlier payment of this order may still succeed; checking it before another.',
+      { payment: { view: records.view(record, 'PENDING'), token } },
+    );
   }
 
   return {
@@ -362,10 +226,24 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         channels: offered.map((channel) => channel.name as Channel),
         origin,
       };
+      // A returning customer sees the order's success, or the payment still settling ("Checking
+      // your payment…"), or the live one to finish: never a form that could charge again.
       let payment: PaymentView | undefined;
       if (kind === 'order') {
-        const active = (await store.get(`active:order:${id}`)) as string | undefined;
-        if (active) payment = await resumable(active);
+        let success: PaymentView | undefined;
+        let settling: PaymentView | undefined;
+        let live: PaymentView | undefined;
+        const first = (await store.get(`first-success:order:${id}`)) as string | undefined;
+        for (const reference of await records.earlier({ orderId: id, checkoutId: '' })) {
+          const record = await records.get(reference);
+          const view = record ? await resumable(record) : undefined;
+          if (!record || !view) continue;
+          if (view.status === 'SUCCESSFUL') {
+            if (!success || reference === first) success = view;
+          } else if (await records.committed(record)) settling ??= view;
+          else live ??= view;
+        }
+        payment = success ?? settling ?? live;
       }
       const token = await issueToken(
         payment ? { ...claims, reference: payment.reference, channel: payment.channel } : claims,
@@ -384,37 +262,17 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       };
     },
 
-    /** Initiates once per checkout and channel; a repeat gets the payment already made. */
+    /**
+     * Initiates a payment, once the earlier ones of this checkout or order are settled: the same
+     * live payment of the channel is given back; a success answers `already_paid` and one that
+     * may still succeed `payment_pending`, each with that payment and its token.
+     */
     async initiate(
       claims: CheckoutClaims,
       input: InitiateInputValue,
       publicUrl: string,
       allowedReturn: (url: string) => boolean,
     ) {
-      const key = checkoutKey(claims);
-      const active = (await store.get(key)) as string | undefined;
-      if (active) {
-        const existing = await record(active);
-        if ((await outcomeOf(active)) === 'SUCCESSFUL') {
-          // The same channel again gets the paid payment to show; another one is refused.
-          if (existing?.channel !== input.channel) {
-            throw new CheckoutError('already_paid', 'This order has already been paid.');
-          }
-        }
-        const view = await resumable(active);
-        if (existing?.channel === input.channel && view) {
-          return {
-            token: await issueToken({ ...claims, reference: active, channel: input.channel }),
-            payment: view,
-          };
-        }
-      }
-      if (!claims.channels.includes(input.channel)) {
-        throw new CheckoutError(
-          'channel_unavailable',
-          `${input.channel} cannot take this payment.`,
-        );
-      }
       if (input.returnTo !== undefined && !allowedReturn(input.returnTo)) {
         throw new CheckoutError(
           'invalid_request',
@@ -424,74 +282,108 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           },
         );
       }
-      const lock = `initiating:${key}:${input.channel}`;
+      // One initiation at a time per order (or link checkout), so two tabs cannot both pay.
+      const lock =
+        claims.orderId !== null
+          ? `initiating:order:${claims.orderId}`
+          : `initiating:checkout:${claims.sid}`;
       if (!(await store.add(lock, true, 30_000))) {
         throw new CheckoutError(
           'conflict',
           'This payment is already being started; try again in a moment.',
         );
       }
-      let initiation: Initiation;
       try {
-        initiation = await provider.initiatePayment({
+        const earlier = await settleEarlier(claims, input.channel);
+        if (earlier.kind === 'paid' || earlier.kind === 'pending') {
+          return await refuseForEarlier(claims, earlier);
+        }
+        if (earlier.kind === 'resume') {
+          const view = await resumable(earlier.record);
+          if (view) {
+            return {
+              token: await issueToken({
+                ...claims,
+                reference: earlier.record.reference,
+                channel: input.channel,
+              }),
+              payment: view,
+            };
+          }
+        }
+        if (!claims.channels.includes(input.channel)) {
+          throw new CheckoutError(
+            'channel_unavailable',
+            `${input.channel} cannot take this payment.`,
+          );
+        }
+        let initiation: Initiation;
+        try {
+          initiation = await provider.initiatePayment({
+            channel: input.channel,
+            amount: { amountMinor: claims.amountMinor, currency: claims.currency },
+            linkAlias: claims.linkAlias ?? undefined,
+            customer: input.customer,
+            card: input.card,
+            ...(input.channel === 'PayByAccount'
+              ? { returnUrl: `${publicUrl}/return`, redirect: input.redirect ?? true }
+              : {}),
+          });
+        } catch (error) {
+          // A one-time link the provider refuses as already paid: say so, kindly, to the customer.
+          if (claims.linkAlias !== null && error instanceof ProviderConflictError) {
+            await store.set(`link-paid:${claims.linkAlias}`, true, 30 * DAY_MS);
+            throw new CheckoutError('already_paid', 'This payment link has already been paid.', {
+              cause: error,
+            });
+          }
+          throw error;
+        }
+        if (initiation.bankAuthUrl !== null && !isSafeUrl(initiation.bankAuthUrl)) {
+          logger.error('paydrop: refused a bank authorisation URL that is not https', {
+            reference: initiation.paymentReference,
+          });
+          throw new CheckoutError(
+            'unavailable',
+            'The provider sent a bank link that cannot be opened safely.',
+          );
+        }
+        if (input.channel === 'PayByAccount' && initiation.bankAuthUrl === null) {
+          throw new CheckoutError(
+            'unavailable',
+            'The provider sent no bank link for this payment.',
+          );
+        }
+        if (input.channel === 'PayByTransfer' && initiation.virtualAccount === null) {
+          throw new CheckoutError('unavailable', 'The provider sent no account to pay into.');
+        }
+        const payment: PaymentRecord = {
+          reference: initiation.paymentReference,
+          checkoutId: claims.sid,
+          orderId: claims.orderId,
+          linkAlias: claims.linkAlias,
           channel: input.channel,
           amount: { amountMinor: claims.amountMinor, currency: claims.currency },
-          linkAlias: claims.linkAlias ?? undefined,
-          customer: input.customer,
-          card: input.card,
-          ...(input.channel === 'PayByAccount'
-            ? { returnUrl: `${publicUrl}/return`, redirect: input.redirect ?? true }
-            : {}),
-        });
-      } catch (error) {
-        // A one-time link the provider refuses as already paid: say so, kindly, to the customer.
-        if (claims.linkAlias !== null && error instanceof ProviderConflictError) {
-          await store.set(`link-paid:${claims.linkAlias}`, true, 30 * DAY_MS);
-          throw new CheckoutError('already_paid', 'This payment link has already been paid.', {
-            cause: error,
-          });
-        }
-        throw error;
+          fees: initiation.fees,
+          virtualAccount: initiation.virtualAccount,
+          bankAuthUrl: initiation.bankAuthUrl,
+          returnTo: input.returnTo ?? null,
+          createdAt: now(),
+        };
+        await records.add(payment);
+        // Reconciled even if no webhook and no browser ever asks again.
+        await outcomes.track(payment.reference);
+        return {
+          token: await issueToken({
+            ...claims,
+            reference: payment.reference,
+            channel: input.channel,
+          }),
+          payment: records.view(payment, 'PENDING'),
+        };
       } finally {
         await store.delete(lock);
       }
-      if (initiation.bankAuthUrl !== null && !isSafeUrl(initiation.bankAuthUrl)) {
-        logger.error('paydrop: refused a bank authorisation URL that is not https', {
-          reference: initiation.paymentReference,
-        });
-        throw new CheckoutError(
-          'unavailable',
-          'The provider sent a bank link that cannot be opened safely.',
-        );
-      }
-      if (input.channel === 'PayByAccount' && initiation.bankAuthUrl === null) {
-        throw new CheckoutError('unavailable', 'The provider sent no bank link for this payment.');
-      }
-      if (input.channel === 'PayByTransfer' && initiation.virtualAccount === null) {
-        throw new CheckoutError('unavailable', 'The provider sent no account to pay into.');
-      }
-      const payment: PaymentRecord = {
-        reference: initiation.paymentReference,
-        orderId: claims.orderId,
-        linkAlias: claims.linkAlias,
-        channel: input.channel,
-        amount: { amountMinor: claims.amountMinor, currency: claims.currency },
-        fees: initiation.fees,
-        virtualAccount: initiation.virtualAccount,
-        bankAuthUrl: initiation.bankAuthUrl,
-        returnTo: input.returnTo ?? null,
-        createdAt: now(),
-      };
-      await store.set(`payment:${payment.reference}`, payment, 30 * DAY_MS);
-      await store.set(key, payment.reference, 30 * DAY_MS);
-      return {
-        token: await issueToken({
-          ...claims,
-          reference: payment.reference,
-          channel: input.channel,
-        }),
-        payment: view(payment, 'PENDING'),
-      };
     },
 
     /** The authentication check; a challenge is kept for the challenge page to serve. */
@@ -508,32 +400,78 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       return (await store.get(`challenge:${reference}`)) as string | undefined;
     },
 
+    /**
+     * Finalize. Marked as sent before it goes, so that from then on the payment is settled (never
+     * replaced) whatever happens to the answer. A second call for the same payment settles
+     * instead: status first, finalize again only while the provider still says PENDING.
+     */
     async finalize(reference: string) {
-      const finalization = await provider.finalizePayment(reference);
-      // From here the card may be charged: a reload picks this payment up rather than a new one.
-      await store.set(`finalized:${reference}`, true, 30 * DAY_MS);
-      if (finalization.status !== 'PENDING') await confirm(reference, true);
-      return { reference, status: (await outcomeOf(reference)) ?? finalization.status };
+      const known = await knownStatus(reference);
+      if (known) return { reference, status: known };
+      if ((await records.finalizeSent(reference)) && !(await records.finalizeAnswer(reference))) {
+        const settled = await outcomes.confirm(reference, true);
+        return { reference, status: (await knownStatus(reference)) ?? settled.paymentStatus };
+      }
+      await records.markFinalizeSent(reference);
+      let finalization: { status: PaymentStatus };
+      try {
+        finalization = await provider.finalizePayment(reference);
+      } catch (error) {
+        if (outcomes.isRefusal(error)) await records.setFinalizeAnswer(reference, 'REFUSED');
+        // Lost, slow or 5xx: the card may be charged. Settle it in the background too, so the
+        // outcome is reported even if the customer closes the tab now.
+        else await outcomes.hint(reference, now() + 1000);
+        throw error;
+      }
+      await records.setFinalizeAnswer(reference, finalization.status);
+      if (finalization.status !== 'PENDING') await outcomes.confirm(reference, true);
+      return { reference, status: (await knownStatus(reference)) ?? finalization.status };
     },
 
+    /**
+     * The payment's status. A card whose finalize answer was lost is settled here (finalize
+     * again if the provider still says PENDING), so a widget asking after a finalize error
+     * learns PENDING, then SUCCESSFUL or FAILED.
+     */
     async status(reference: string) {
-      const known = await outcomeOf(reference);
-      const status = known ?? (await confirm(reference));
+      let status: PaymentStatus | undefined = await records.reported(reference);
+      if (!status) {
+        const confirmed = await records.confirmed(reference);
+        if (confirmed) {
+          status = confirmed;
+          // Confirmed but not yet reported (the hook failed): offer it to the hook again. The
+          // job keeps trying should this fail too; the browser has its answer either way.
+          await outcomes.confirm(reference).catch(() => undefined);
+        } else {
+          status = (await outcomes.confirm(reference)).paymentStatus;
+        }
+      }
       // The server's clock, so a widget can correct a customer's clock that jumped or slept.
       return { reference, status, serverTime: new Date(now()).toISOString() };
     },
 
-    /** The page the bank sends the customer back to: where to go next, and a status check. */
-    async bankReturn(reference: string): Promise<{ returnTo: string | null }> {
-      const payment = await record(reference);
-      // Anyone can load this page with any reference: it looks through the status cache only.
-      if (payment) confirmHint(reference, false);
-      return { returnTo: payment?.returnTo ?? null };
+    /** A browser starts watching: a card whose finalize answer never came is settled now. */
+    async watching(reference: string): Promise<void> {
+      if (
+        !(await knownStatus(reference)) &&
+        (await records.finalizeSent(reference)) &&
+        !(await records.finalizeAnswer(reference))
+      ) {
+        await outcomes.hint(reference);
+      }
     },
 
-    confirmHint,
-    record,
-    outcomeOf,
+    /** The page the bank sends the customer back to: where to go next, and a status check. */
+    async bankReturn(reference: string): Promise<{ returnTo: string | null }> {
+      const payment = await records.get(reference);
+      // Anyone can load this page with any reference: only a payment of ours is looked at.
+      if (payment) {
+        await records.markReturned(reference);
+        // Through the status cache: reloading this page cannot flood the provider.
+        if (!(await records.reported(reference))) await outcomes.hint(reference, now(), false);
+      }
+      return { returnTo: payment?.returnTo ?? null };
+    },
   };
 }
 

@@ -1,41 +1,49 @@
 /**
  * The provider's webhooks: read with a size cap, signature checked when secrets are configured,
- * answered at once, then confirmed in the background. A webhook is a hint, never proof: a payment
- * is confirmed with the status operation, a payout with the transaction list, before anything
- * is reported. Duplicates and replays are dropped by event id and by event and reference.
+ * answered at once. A webhook is a hint, never proof (issue 9): it schedules a confirmation job
+ * in the store (a payment with the status operation, a payout with the transaction list), and
+ * is handled only once that job has confirmed the outcome and the merchant's hook has returned.
+ * Duplicates and replays collapse onto one job per reference; outcomes are reported once each.
+ *
+ * Bounded: ids and references over 200 characters are refused; what a hint keeps is a few short
+ * fields per reference; at most MAX_UNCONFIRMED hints wait at once (past that the provider is
+ * asked to retry later); a reference the companion never initiated costs at most one provider
+ * call per minute.
  */
 
-import {
-  normalizePayoutStatus,
-  type PayoutStatus,
-  parseWebhookEvent,
-  type TransactionListItem,
-  type WebhookEvent,
-} from '../protocol';
+import { parseWebhookEvent } from '../protocol';
 import type { ProviderClient } from '../provider/client';
-import { payoutMoves } from '../provider/payout-state';
 import { verifyWebhook, WebhookVerificationError } from '../provider/webhook-signature';
+import { createJobPicker, type JobPicker } from './jobs';
 import type { CheckoutHandlerOptions, CheckoutLogger } from './options';
-import type { PaymentService } from './payments';
+import { type Outcomes, PAYMENT_QUEUE } from './outcomes';
+import type { PaymentRecords } from './payment-records';
+import {
+  createPayoutOutcomes,
+  PAYOUT_QUEUE,
+  type PayoutOutcomes,
+  payoutStatusOfEvent,
+} from './payout-outcomes';
 import { assertExactBody, readCapped } from './read-body';
 import type { CheckoutStore } from './store';
 
 const MAX_WEBHOOK_BYTES = 64 * 1024;
-const DAY_MS = 24 * 3600 * 1000;
-const DEDUPE_MS = 7 * DAY_MS;
-/** How far back (in pages of 100) a payout never seen before is looked for. */
-const MAX_SCANNED_PAGES = 500;
-/** When the merchant's hook fails, the outcome is offered again after this long, a few times. */
-const HOOK_RETRY_MS = [5_000, 30_000, 120_000];
+/** Longer ids or references are no provider's: refused before anything is kept. */
+const MAX_ID_LENGTH = 200;
+/** Unconfirmed hints for references the companion does not know, per queue. */
+const MAX_UNCONFIRMED = 10_000;
 
 export interface WebhookReceiverDeps {
   readonly options: CheckoutHandlerOptions;
-  readonly provider: ProviderClient;
-  readonly payments: PaymentService;
   readonly store: CheckoutStore;
+  /**
+   * The payment side; without both (a payouts-only receiver, see createPayoutsWebhookReceiver)
+   * payment events are acknowledged and nothing is scheduled.
+   */
+  readonly records?: PaymentRecords | undefined;
+  readonly outcomes?: Outcomes | undefined;
+  readonly payouts: PayoutOutcomes;
   readonly logger: CheckoutLogger;
-  readonly background: (work: () => Promise<unknown>) => void;
-  readonly later: (delayMs: number, work: () => void) => void;
 }
 
 function answer(status: number, body: Record<string, unknown>): Response {
@@ -45,84 +53,25 @@ function answer(status: number, body: Record<string, unknown>): Response {
   });
 }
 
+/** A text field of the payload's data, if short enough to keep. */
+function textOf(json: unknown, names: readonly string[], max: number): string | null {
+  if (typeof json !== 'object' || json === null) return null;
+  const record = json as Record<string, unknown>;
+  const data =
+    typeof record.data === 'object' && record.data !== null
+      ? (record.data as Record<string, unknown>)
+      : record;
+  for (const source of [data, record]) {
+    for (const name of names) {
+      const value = Object.hasOwn(source, name) ? source[name] : undefined;
+      if (typeof value === 'string' && value.trim() !== '') return value.trim().slice(0, max);
+    }
+  }
+  return null;
+}
+
 export function createWebhookReceiver(deps: WebhookReceiverDeps) {
-  const { options, provider, payments, store, logger } = deps;
-
-  /**
-   * Finds a payout in the transaction list. The list keeps creation order, so a payout's
-   * position never changes: once found it is remembered, and a reversal weeks later costs one
-   * page. The first time, pages are read newest first (payouts are recent).
-   */
-  async function confirmedPayoutStatus(reference: string): Promise<PayoutStatus | undefined> {
-    const matches = (entry: TransactionListItem) =>
-      entry.id === reference || entry.raw.reference === reference;
-    const remembered = (await store.get(`payout-position:${reference}`)) as number | undefined;
-    if (remembered !== undefined) {
-      const page = await provider.transactionPage(Math.floor(remembered / 100) + 1, 100);
-      const item = page.items.find(matches);
-      if (item) return normalizePayoutStatus(item.status);
-    }
-    const first = await provider.transactionPage(1, 100);
-    const lastPage = first.meta.pageCount;
-    for (let page = lastPage; page >= 1 && lastPage - page < MAX_SCANNED_PAGES; page--) {
-      const result = page === 1 ? first : await provider.transactionPage(page, 100);
-      const index = result.items.findIndex(matches);
-      const item = result.items[index];
-      if (item) {
-        await store.set(`payout-position:${reference}`, result.meta.skipped + index, 400 * DAY_MS);
-        return normalizePayoutStatus(item.status);
-      }
-    }
-    return undefined;
-  }
-
-  async function handlePayout(event: WebhookEvent, attempt = 0): Promise<void> {
-    const confirmed = await confirmedPayoutStatus(event.reference);
-    if (!confirmed) {
-      logger.warn('paydrop: a payout webhook names a payout the provider does not list; ignored', {
-        reference: event.reference,
-        event: event.event,
-      });
-      return;
-    }
-    const known =
-      ((await store.get(`payout:${event.reference}`)) as PayoutStatus | undefined) ?? null;
-    let previous = known;
-    for (const status of payoutMoves(known, confirmed)) {
-      if (
-        !(await store.add(
-          `payout-outcome:${event.reference}:${status}`,
-          true,
-          90 * 24 * 3600 * 1000,
-        ))
-      ) {
-        previous = status;
-        continue;
-      }
-      try {
-        await options.onPayoutOutcome?.({
-          reference: event.reference,
-          tenantReference: event.tenantReference,
-          status,
-          previousStatus: previous,
-        });
-      } catch (error) {
-        await store.delete(`payout-outcome:${event.reference}:${status}`);
-        const retryIn = HOOK_RETRY_MS[attempt];
-        logger.error('paydrop: onPayoutOutcome failed; it will be called again', {
-          reference: event.reference,
-          retryInMs: retryIn ?? null,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        if (retryIn !== undefined) {
-          deps.later(retryIn, () => deps.background(() => handlePayout(event, attempt + 1)));
-        }
-        return;
-      }
-      await store.set(`payout:${event.reference}`, status, 90 * 24 * 3600 * 1000);
-      previous = status;
-    }
-  }
+  const { options, store, payouts, logger } = deps;
 
   return async function receiveWebhook(request: Request): Promise<Response> {
     const body = await readCapped(request, MAX_WEBHOOK_BYTES, { logger });
@@ -148,15 +97,98 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps) {
     // Acknowledge what is not ours so the provider stops retrying it; there is nothing to do.
     if (!event) return answer(200, { received: true, ignored: true });
     const id = event.id ?? request.headers.get('webhook-id');
-    const firstById = id === null ? true : await store.add(`webhook:${id}`, true, DEDUPE_MS);
-    if (!firstById) return answer(200, { received: true, duplicate: true });
+    if (
+      (id !== null && id.length > MAX_ID_LENGTH) ||
+      event.reference.length > MAX_ID_LENGTH ||
+      (event.tenantReference?.length ?? 0) > MAX_ID_LENGTH
+    ) {
+      return answer(400, {
+        error: 'invalid_request',
+        message: `Event ids and references are at most ${MAX_ID_LENGTH} characters.`,
+      });
+    }
 
     if (event.event.startsWith('payment.')) {
-      const outcome = await payments.outcomeOf(event.reference);
-      if (!outcome) payments.confirmHint(event.reference);
-    } else {
-      deps.background(() => handlePayout(event));
+      const { records, outcomes } = deps;
+      if (!records || !outcomes) return answer(200, { received: true, ignored: true });
+      if (await records.reported(event.reference)) {
+        return answer(200, { received: true, duplicate: true });
+      }
+      const known = (await records.get(event.reference)) !== undefined;
+      if (!known && (await store.pending(PAYMENT_QUEUE)) >= MAX_UNCONFIRMED) {
+        return answer(503, {
+          error: 'busy',
+          message: 'Too many unconfirmed webhooks; retry later.',
+        });
+      }
+      await outcomes.hint(event.reference);
+      return answer(200, { received: true });
     }
+
+    const status = payoutStatusOfEvent(event.event);
+    if (!status) return answer(200, { received: true, ignored: true });
+    if (await payouts.reported(event.reference, status)) {
+      return answer(200, { received: true, duplicate: true });
+    }
+    if ((await store.pending(PAYOUT_QUEUE)) >= MAX_UNCONFIRMED) {
+      return answer(503, { error: 'busy', message: 'Too many unconfirmed webhooks; retry later.' });
+    }
+    await payouts.hint(event.reference, event.tenantReference, {
+      status,
+      reason: textOf(json, ['reason', 'failureReason', 'message'], 500),
+      occurredAt: occurredAt(textOf(json, ['createdAt', 'timestamp', 'occurredAt'], 64)),
+    });
     return answer(200, { received: true });
   };
+}
+
+/** The webhook's own time, when it carries a readable one. */
+function occurredAt(text: string | null): string | null {
+  if (text === null) return null;
+  const time = Date.parse(text);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+export interface PayoutsWebhookReceiverDeps {
+  /** Needs `onPayoutOutcome` and `webhookSecrets`; payment options are not read. */
+  readonly options: CheckoutHandlerOptions;
+  readonly provider: ProviderClient;
+  readonly store: CheckoutStore;
+  readonly logger: CheckoutLogger;
+  readonly background: (work: () => Promise<unknown>) => void;
+  readonly now?: (() => number) | undefined;
+}
+
+/**
+ * The payout half of the receiver on its own, for a payouts-only handler (issue 14): the same
+ * bounds, signature check and confirmation jobs as the checkout's, with a picker of its own over
+ * the `payouts` queue. `close()` stops its wake-ups.
+ */
+export function createPayoutsWebhookReceiver(deps: PayoutsWebhookReceiverDeps) {
+  const now = deps.now ?? Date.now;
+  let jobs: JobPicker | undefined;
+  const payouts = createPayoutOutcomes({
+    options: deps.options,
+    provider: deps.provider,
+    store: deps.store,
+    logger: deps.logger,
+    now,
+    jobs: () => jobs as JobPicker,
+  });
+  jobs = createJobPicker({
+    store: deps.store,
+    now,
+    logger: deps.logger,
+    background: deps.background,
+    queues: { [PAYOUT_QUEUE]: payouts.runJob },
+  });
+  jobs.wake();
+  const receive = createWebhookReceiver({
+    options: deps.options,
+    store: deps.store,
+    payouts,
+    logger: deps.logger,
+  });
+  const picker = jobs;
+  return Object.assign(receive, { close: () => picker.close() });
 }

@@ -79,6 +79,8 @@ describe('PayByTransfer', () => {
         channel: 'PayByTransfer',
         amount: { amountMinor: 2_500_050, currency: 'NGN' },
         amountMatches: true,
+        duplicate: false,
+        duplicateOf: null,
       },
     ]);
     const after = await call(rig, 'GET', '/status', { token: initiated.body.token });

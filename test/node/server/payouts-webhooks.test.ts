@@ -105,6 +105,9 @@ describe('one outcome per state', () => {
       tenantReference: payout.tenantReference,
       status: 'Completed',
       previousStatus: expect.toBeOneOf([null, 'Pending']),
+      amount: { amountMinor: 150_000, currency: 'NGN' },
+      reason: null,
+      occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     // A webhook is a hint: the companion asked the provider's list before reporting.
     expect(rig.providerCalls.some((entry) => entry.path.startsWith('/v1/api/transactions'))).toBe(
@@ -121,6 +124,11 @@ describe('one outcome per state', () => {
     await quiet(1);
     expectLegalHistory(payout.reference, ['Failed']);
     expect(outcomesOf(payout.reference)[0]?.tenantReference).toBe(payout.tenantReference);
+    // The webhook's reason and the listed amount reach the merchant (issue 14 builds on it).
+    expect(outcomesOf(payout.reference)[0]).toMatchObject({
+      reason: 'Invalid beneficiary account details.',
+      amount: { amountMinor: 150_000, currency: 'NGN' },
+    });
     expect(await balance()).toBe(NGN_START);
   });
 

@@ -1,0 +1,139 @@
+/**
+ * Work that must happen later — confirm a payment, confirm a payout, report an outcome the
+ * merchant's hook refused — is a job in the store with its next attempt time (CONVENTIONS 19).
+ * Whichever instance claims it holds its lease; a timer here only wakes the picker. A process
+ * that dies loses nothing but the wake-up: the job's lease runs out and another picks it up.
+ */
+import type { CheckoutLogger } from './options';
+import type { CheckoutStore } from './store';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+/** Fast retries while an outage is young, then hourly: at least 30 minutes, up to 3 days. */
+const FAST_PHASE_MS = 30 * MINUTE_MS;
+export const GIVE_UP_AFTER_MS = 72 * HOUR_MS;
+const MIN_DELAY_MS = 1000;
+const MAX_DELAY_MS = 5 * MINUTE_MS;
+/** How long one claim holds a job: past it, another instance may take the job over. */
+const LEASE_MS = 2 * MINUTE_MS;
+const BATCH = 50;
+/** How often the picker looks for due work when nothing woke it sooner. */
+const POLL_MS = 1000;
+
+/**
+ * The next attempt of work first asked for at `since`: roughly doubling (the delay is the time
+ * already spent, from 1 s up to 5 min), jittered by ±20 % so that instances and references
+ * spread out, hourly after 30 minutes, and none after 3 days (undefined).
+ */
+export function nextAttempt(
+  since: number,
+  now: number,
+  random: () => number = Math.random,
+): number | undefined {
+  const elapsed = Math.max(0, now - since);
+  if (elapsed >= GIVE_UP_AFTER_MS) return undefined;
+  const base =
+    elapsed >= FAST_PHASE_MS ? HOUR_MS : Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, elapsed));
+  return now + Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/** What a job's run decided: done (finish it), or try again at `at`. */
+export type JobResult = { readonly done: true } | { readonly retryAt: number };
+
+export type JobRunner = (key: string, value: unknown, attempts: number) => Promise<JobResult>;
+
+export interface JobPickerDeps {
+  readonly store: CheckoutStore;
+  readonly now: () => number;
+  readonly logger: CheckoutLogger;
+  readonly queues: Readonly<Record<string, JobRunner>>;
+  /** Runs work in the background (kept alive by waitUntil, awaited by idle()). */
+  readonly background: (work: () => Promise<unknown>) => void;
+}
+
+export function createJobPicker(deps: JobPickerDeps) {
+  const { store, now, logger } = deps;
+  const owner = crypto.randomUUID();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running = false;
+  let again = false;
+  let closed = false;
+
+  async function runQueue(queue: string, run: JobRunner): Promise<number> {
+    const jobs = await store.claim(queue, owner, now(), BATCH, LEASE_MS);
+    await Promise.all(
+      jobs.map(async (job) => {
+        let result: JobResult;
+        try {
+          result = await run(job.key, job.value, job.attempts);
+        } catch (error) {
+          // A bug or a store failure: try again later rather than lose the work.
+          logger.error('paydrop: a background job failed; it will run again', {
+            queue,
+            key: job.key,
+            error: error instanceof Error ? error.message : String(error),
+          });
+          result = { retryAt: now() + MINUTE_MS };
+        }
+        if ('done' in result) await store.finish(queue, job.key);
+        else await store.schedule(queue, job.key, job.value, result.retryAt);
+      }),
+    );
+    return jobs.length;
+  }
+
+  async function pick(): Promise<void> {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        let claimed = 0;
+        for (const [queue, run] of Object.entries(deps.queues)) {
+          claimed += await runQueue(queue, run);
+        }
+        // A full batch may have more behind it.
+        if (claimed >= BATCH) again = true;
+      } while (again && !closed);
+    } finally {
+      running = false;
+      arm();
+    }
+  }
+
+  function arm(): void {
+    if (closed || timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      wake();
+    }, POLL_MS);
+    // A handler left open must not keep a process alive on its own.
+    (timer as { unref?: () => void }).unref?.();
+  }
+
+  function wake(): void {
+    if (closed) return;
+    deps.background(pick);
+  }
+
+  return {
+    /** Looks for due work now (after scheduling some), and keeps looking every second. */
+    wake,
+    /** Adds (or moves) a job and wakes the picker when it is due now. */
+    async schedule(queue: string, key: string, value: unknown, dueAt: number): Promise<void> {
+      await store.schedule(queue, key, value, dueAt);
+      if (dueAt <= now()) wake();
+      else arm();
+    },
+    close(): void {
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+export type JobPicker = ReturnType<typeof createJobPicker>;

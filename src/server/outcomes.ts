@@ -1,0 +1,234 @@
+/**
+ * A payment's outcome, confirmed with the provider and reported exactly once: to the merchant's
+ * hook, then to every browser watching. Confirmation is a job in the store (`payments` queue),
+ * scheduled when a payment is initiated and again by every hint (a webhook, the bank's return, a
+ * finalize whose answer was lost); it runs until the outcome is confirmed AND the hook returned,
+ * through provider outages of up to three days (issue 9).
+ */
+import {
+  type PaymentStatusReport,
+  ProviderConflictError,
+  ProviderError,
+  ProviderNotFoundError,
+  ProviderValidationError,
+} from '../protocol';
+import type { ProviderClient } from '../provider/client';
+import { type JobPicker, type JobResult, nextAttempt } from './jobs';
+import type { CheckoutHandlerOptions, CheckoutLogger, PaymentOutcome } from './options';
+import {
+  DAY_MS,
+  type FinalStatus,
+  PAYMENT_TTL_MS,
+  type PaymentRecord,
+  type PaymentRecords,
+} from './payment-records';
+import type { StatusCache } from './status-cache';
+import type { CheckoutStore } from './store';
+
+export const PAYMENT_QUEUE = 'payments';
+/** A payment nobody has hinted about is first looked at after this long (then backing off). */
+const RECONCILE_FIRST_MS = 60_000;
+/** How long a lock on reporting one outcome lasts, should its holder die mid-hook. */
+const REPORTING_LOCK_MS = 60_000;
+/** A reference the companion never initiated (a link paid on the provider's page, or forged). */
+const UNKNOWN_LOOKUP_MS = 60_000;
+const UNKNOWN_GIVE_UP_MS = DAY_MS;
+
+/** What a payment job keeps: small, plain, bounded (references are at most 200 characters). */
+export interface PaymentJob {
+  readonly reference: string;
+  /** When this round of confirmation started (backoff counts from here). */
+  readonly since: number;
+  /** The first look wants an answer asked after the hint (a webhook), not a cached one. */
+  readonly fresh: boolean;
+}
+
+export interface OutcomeDeps {
+  readonly options: CheckoutHandlerOptions;
+  readonly provider: ProviderClient;
+  readonly store: CheckoutStore;
+  readonly records: PaymentRecords;
+  readonly status: StatusCache;
+  readonly logger: CheckoutLogger;
+  readonly now: () => number;
+  readonly jobs: () => JobPicker;
+}
+
+function isFinal(status: string): status is FinalStatus {
+  return status === 'SUCCESSFUL' || status === 'FAILED';
+}
+
+/** A refusal that says the provider did not act on the call (nothing charged by it). */
+function isRefusal(error: unknown): boolean {
+  return (
+    error instanceof ProviderValidationError ||
+    error instanceof ProviderConflictError ||
+    error instanceof ProviderNotFoundError
+  );
+}
+
+export function createOutcomes(deps: OutcomeDeps) {
+  const { options, provider, store, records, logger, now } = deps;
+
+  /**
+   * The first success of an order (or of a link's checkout) is the one the customer sees; any
+   * later one is a duplicate to refund. Stable across retries of the same reference.
+   */
+  async function firstSuccess(
+    reference: string,
+    payment: PaymentRecord | undefined,
+  ): Promise<string | null> {
+    if (!payment) return null;
+    const key =
+      payment.orderId !== null
+        ? `first-success:order:${payment.orderId}`
+        : `first-success:checkout:${payment.checkoutId}`;
+    if (await store.add(key, reference, PAYMENT_TTL_MS)) return null;
+    const first = (await store.get(key)) as string | undefined;
+    return first === undefined || first === reference ? null : first;
+  }
+
+  /**
+   * Reports a final status once: to the merchant's hook, then to every browser watching.
+   * 'failed' when the hook threw (the job tries again), 'busy' when another caller is reporting.
+   */
+  async function report(
+    reportOf: PaymentStatusReport,
+  ): Promise<'reported' | 'already' | 'busy' | 'failed'> {
+    const reference = reportOf.paymentReference;
+    const status = reportOf.paymentStatus;
+    if (!isFinal(status)) return 'failed';
+    await records.setConfirmed(reference, status);
+    if (await records.reported(reference)) return 'already';
+    if (!(await store.add(`reporting:${reference}`, true, REPORTING_LOCK_MS))) return 'busy';
+    const payment = await records.get(reference);
+    try {
+      const duplicateOf = status === 'SUCCESSFUL' ? await firstSuccess(reference, payment) : null;
+      const outcome: PaymentOutcome = {
+        reference,
+        status,
+        orderId: payment?.orderId ?? null,
+        linkAlias: payment?.linkAlias ?? null,
+        channel: payment?.channel ?? null,
+        amount: reportOf.amount,
+        amountMatches:
+          payment === undefined ||
+          (payment.amount.amountMinor === reportOf.amount.amountMinor &&
+            payment.amount.currency === reportOf.amount.currency),
+        duplicate: duplicateOf !== null,
+        duplicateOf,
+      };
+      if (!outcome.amountMatches) {
+        logger.warn('paydrop: the provider reports a different amount than the merchant decided', {
+          reference,
+          expected: payment?.amount,
+          reported: reportOf.amount,
+        });
+      }
+      if (outcome.duplicate) {
+        logger.warn('paydrop: a second payment succeeded for one order; refund it', {
+          reference,
+          duplicateOf,
+          orderId: outcome.orderId,
+        });
+      }
+      await options.onPaymentOutcome?.(outcome);
+    } catch (error) {
+      await store.delete(`reporting:${reference}`);
+      logger.error('paydrop: onPaymentOutcome failed; the outcome will be reported again', {
+        reference,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return 'failed';
+    }
+    await store.set(`outcome:${reference}`, status, PAYMENT_TTL_MS);
+    await store.delete(`reporting:${reference}`);
+    await store.append(`events:${reference}`, { type: 'status', reference, status });
+    return 'reported';
+  }
+
+  /**
+   * Where a payment stands, settling a card whose finalize answer never came: if the provider
+   * still says PENDING, finalize is sent again. We assume (README, "Gaps we assume") that the
+   * provider treats finalize as idempotent per paymentReference, as the sandbox does: a second
+   * finalize of a charged payment charges nothing, of an uncharged one charges once.
+   */
+  async function settle(reference: string, fresh: boolean): Promise<PaymentStatusReport> {
+    let answer = await deps.status(reference, fresh);
+    if (
+      answer.paymentStatus === 'PENDING' &&
+      (await records.finalizeSent(reference)) &&
+      (await records.finalizeAnswer(reference)) === undefined
+    ) {
+      try {
+        const finalization = await provider.finalizePayment(reference);
+        await records.setFinalizeAnswer(reference, finalization.status);
+      } catch (error) {
+        if (isRefusal(error)) await records.setFinalizeAnswer(reference, 'REFUSED');
+        throw error;
+      }
+      answer = await deps.status(reference, true);
+    }
+    return answer;
+  }
+
+  /** Settles and reports; on a hook failure or a busy reporter, the job looks again soon. */
+  async function confirm(reference: string, fresh = false): Promise<PaymentStatusReport> {
+    const answer = await settle(reference, fresh);
+    if (isFinal(answer.paymentStatus)) {
+      const result = await report(answer);
+      if (result === 'failed' || result === 'busy') await hint(reference, now() + 1000);
+    }
+    return answer;
+  }
+
+  /** Something says this payment moved: confirm it now (or at `dueAt`), backing off from here. */
+  async function hint(reference: string, dueAt = now(), fresh = true): Promise<void> {
+    const job: PaymentJob = { reference, since: now(), fresh };
+    await deps.jobs().schedule(PAYMENT_QUEUE, reference, job, dueAt);
+  }
+
+  /** A payment just initiated: reconciled later even if no webhook or browser ever asks. */
+  async function track(reference: string): Promise<void> {
+    const job: PaymentJob = { reference, since: now(), fresh: false };
+    await deps.jobs().schedule(PAYMENT_QUEUE, reference, job, now() + RECONCILE_FIRST_MS);
+  }
+
+  /** One run of a payment's confirmation job. */
+  async function runJob(_key: string, value: unknown): Promise<JobResult> {
+    const job = value as PaymentJob;
+    const reference = job.reference;
+    if (await records.reported(reference)) return { done: true };
+    const known = await records.get(reference);
+    if (!known) {
+      // Not ours, or forged: at most one provider call per reference per minute, for a day.
+      if (now() - job.since > UNKNOWN_GIVE_UP_MS) return { done: true };
+      if (!(await store.add(`lookup:${reference}`, true, UNKNOWN_LOOKUP_MS))) {
+        return { retryAt: now() + UNKNOWN_LOOKUP_MS };
+      }
+    }
+    try {
+      const answer = await confirm(reference, job.fresh);
+      if (isFinal(answer.paymentStatus) && (await records.reported(reference))) {
+        return { done: true };
+      }
+    } catch (error) {
+      if (!known && error instanceof ProviderNotFoundError) return { done: true };
+      if (!(error instanceof ProviderError)) throw error;
+      logger.warn('paydrop: could not confirm a payment; it will be checked again', {
+        reference,
+        error: error.name,
+      });
+    }
+    const at = nextAttempt(job.since, now());
+    if (at === undefined) {
+      logger.error('paydrop: gave up confirming a payment after 3 days', { reference });
+      return { done: true };
+    }
+    return { retryAt: known ? at : Math.max(at, now() + UNKNOWN_LOOKUP_MS) };
+  }
+
+  return { report, settle, confirm, hint, track, runJob, isRefusal };
+}
+
+export type Outcomes = ReturnType<typeof createOutcomes>;
