@@ -4,14 +4,22 @@
  * `{base_url}`), the sandbox controls at `/demo/sandbox/*` (the server adds the key), new
  * one-time payment links at `POST /demo/link` (made here, with the key, through the provider
  * client), and a live log at `/demo/events`. With PROVIDER_BASE_URL set the companion talks to
- * that provider instead.
+ * that provider instead. The companion keeps its state in SQLite under PAYDROP_DATA_DIR (default
+ * `.paydrop/`), or in Redis when REDIS_URL is set.
  */
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import { serve } from '../src/node/serve';
 import { createSandboxHandler, isDroppedResponse } from '../src/sandbox';
 import { SANDBOX_TEST_KEY } from '../src/sandbox/test-data';
-import { createCheckoutHandler, createProviderClient, type ProviderClient } from '../src/server';
+import {
+  type CheckoutStore,
+  createCheckoutHandler,
+  createProviderClient,
+  type ProviderClient,
+} from '../src/server';
+import { createRedisStore } from '../src/server/redis';
+import { createSqliteStore } from '../src/server/sqlite';
 import {
   DEMO_LINK,
   demoLinkPaid,
@@ -31,6 +39,17 @@ const externalProvider = process.env.PROVIDER_BASE_URL;
 const sandbox = externalProvider
   ? undefined
   : createSandboxHandler({ secretKey, basePath: '/sandbox' });
+/** One setting switches from one instance (SQLite, nothing to run) to several (Redis). */
+const storePlace = process.env.REDIS_URL
+  ? 'Redis (REDIS_URL)'
+  : join(process.env.PAYDROP_DATA_DIR || '.paydrop', 'checkout.db');
+const store: CheckoutStore = process.env.REDIS_URL
+  ? createRedisStore({ url: process.env.REDIS_URL })
+  : createSqliteStore({ path: storePlace });
+// The embedded sandbox starts empty on every run; what the companion remembers of the last run's
+// payments would name references it never made, so the two start fresh together. With
+// PROVIDER_BASE_URL the provider outlives the demo, and so does the companion's state.
+if (sandbox) await store.clear();
 
 /** A strict policy, as a careful merchant would set it: the widget must work under it. */
 const SHOP_CSP = [
@@ -152,6 +171,8 @@ async function control(request: Request, path: string): Promise<Response> {
   if (request.method === 'POST' && path === '/faults') return forward('POST', '/config', body);
   if (request.method === 'POST' && path === '/reset') {
     const answer = await forward('POST', '/reset');
+    // The companion forgets the payments of the sandbox that forgot them.
+    await store.clear();
     await forward('POST', '/config', { webhookUrl: `${origin}/api/checkout/webhooks` });
     return answer;
   }
@@ -246,6 +267,7 @@ checkout = createCheckoutHandler({
   publicUrl: `${running.url}/api/checkout`,
   resolveOrder: resolveDemoOrder,
   resolveLink: resolveDemoLink,
+  store,
   onPaymentOutcome: (outcome) => {
     if (outcome.linkAlias && outcome.status === 'SUCCESSFUL') demoLinkPaid(outcome.linkAlias);
     const what = outcome.linkAlias ? `link ${outcome.linkAlias}` : `order ${outcome.orderId}`;
@@ -261,10 +283,14 @@ console.log(`paydrop demo ready at ${running.url}/`);
 console.log(
   `  companion: ${running.url}/api/checkout   provider: ${externalProvider ?? `${baseUrl} (sandbox)`}`,
 );
+console.log(`  state: ${storePlace}`);
 const stop = () => {
   checkout?.close();
   sandbox?.close();
-  void running.close().then(() => process.exit(0));
+  void running
+    .close()
+    .then(() => store.close())
+    .then(() => process.exit(0));
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
