@@ -7,8 +7,9 @@ import { defineConfig, type UserConfig } from 'vite';
  * - chunks: the script tag's lazily loaded parts beside it: paydrop-fr.js (French),
  *   paydrop-card.js (card entry) and paydrop-qr.js (QR codes), each built to take the host's Preact;
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`;
- * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers, and the
- *   stores dist/server-sqlite.js and dist/server-redis.js.
+ * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers, the
+ *   Node adapters dist/server-node.js, and the stores dist/server-sqlite.js and dist/server-redis.js:
+ *   each entry paydrop/a/b is dist/a-b.js, its types dist/types/a/b/index.d.ts (package.json).
  */
 const jsx = { oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' } } } as const;
 
@@ -84,6 +85,7 @@ export default defineConfig(({ mode }): UserConfig => {
         rolldownOptions: {
           input: {
             server: 'src/server/index.ts',
+            'server-node': 'src/server/node/index.ts',
             sandbox: 'src/sandbox/index.ts',
             protocol: 'src/protocol/index.ts',
             'sandbox-cli': 'src/sandbox/cli.ts',

@@ -1,0 +1,152 @@
+/**
+ * The package as a merchant gets it: built into a staging folder (never the shared dist/), packed
+ * with `npm pack`, and unpacked into the node_modules of a consumer project whose other packages
+ * (express, fastify, hono, typescript, ...) are this repository's installed ones. Built once per
+ * state of the sources: parallel test files share one build, the first one takes a lock and the
+ * others wait for it.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+const INPUTS = [
+  'src',
+  'package.json',
+  'README.md',
+  'vite.config.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/dts-extensions.mjs',
+];
+
+export interface PackedPackage {
+  /** The .tgz npm pack wrote. */
+  readonly tarball: string;
+  /** A project with paydrop (from the tarball) and this repository's packages in node_modules. */
+  readonly consumer: string;
+}
+
+function fingerprint(): string {
+  const hash = createHash('sha256');
+  const add = (path: string) => {
+    const full = join(ROOT, path);
+    if (!existsSync(full)) return;
+    if (statSync(full).isDirectory()) {
+      for (const name of readdirSync(full).sort()) add(join(path, name));
+    } else {
+      hash.update(path).update(readFileSync(full));
+    }
+  };
+  for (const input of INPUTS) add(input);
+  return hash.digest('hex').slice(0, 16);
+}
+
+function run(command: string, args: string[], cwd: string): void {
+  execFileSync(command, args, {
+    cwd,
+    stdio: 'pipe',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+}
+
+function build(stage: string): PackedPackage {
+  const pkg = join(stage, 'pkg');
+  const dist = join(pkg, 'dist');
+  mkdirSync(dist, { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
+  cpSync(join(ROOT, 'README.md'), join(pkg, 'README.md'));
+  const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+  // The script tag's bundle (first: its build empties the folder), the server entries and the
+  // widget's ES module; the script tag's lazy chunks and the demo are not part of what is tried.
+  run(bin('vite'), ['build', '--outDir', dist, '--logLevel', 'error'], ROOT);
+  run(bin('vite'), ['build', '--mode', 'node', '--outDir', dist, '--logLevel', 'error'], ROOT);
+  run(bin('vite'), ['build', '--mode', 'esm', '--outDir', dist, '--logLevel', 'error'], ROOT);
+  try {
+    run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', join(dist, 'types')], ROOT);
+  } catch {
+    // Type errors are typecheck's to report; the declarations are emitted all the same.
+    if (!existsSync(join(dist, 'types/server/index.d.ts'))) throw new Error('tsc emitted nothing');
+  }
+  run(process.execPath, ['scripts/dts-extensions.mjs', join(dist, 'types')], ROOT);
+  const packed = execFileSync(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', stage],
+    { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const tarball = join(
+    stage,
+    (JSON.parse(packed) as Array<{ filename: string }>)[0]?.filename ?? '',
+  );
+
+  const consumer = join(stage, 'consumer');
+  const modules = join(consumer, 'node_modules');
+  mkdirSync(join(modules, 'paydrop'), { recursive: true });
+  run('tar', ['-xzf', tarball, '-C', join(modules, 'paydrop'), '--strip-components=1'], stage);
+  for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+    if (name === 'paydrop' || name.startsWith('.')) continue;
+    symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+  }
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'merchant-shop', private: true, type: 'module' }, null, 2),
+  );
+  // Deno: use node_modules as it is, fetch nothing.
+  writeFileSync(join(consumer, 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
+  return { tarball, consumer };
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** The packed package of the sources as they are now; builds it unless already built. */
+export function packedPackage(): PackedPackage {
+  const stage = join(tmpdir(), `paydrop-packed-${fingerprint()}`);
+  const done = join(stage, 'done.json');
+  const lock = `${stage}.lock`;
+  for (let waited = 0; ; waited += 250) {
+    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as PackedPackage;
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Another test file is building it; a lock older than 5 minutes is a dead build's.
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - since > 300_000) {
+        rmSync(lock, { recursive: true, force: true });
+      } else if (waited > 300_000) {
+        throw new Error(`Gave up waiting for ${lock}`);
+      }
+      sleep(250);
+    }
+  }
+  try {
+    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as PackedPackage;
+    rmSync(stage, { recursive: true, force: true });
+    const packed = build(stage);
+    writeFileSync(done, JSON.stringify(packed));
+    return packed;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Copies `files` (paths under test/consumers) into the consumer project; their new paths. */
+export function intoConsumer(packed: PackedPackage, files: readonly string[]): void {
+  for (const file of files) {
+    cpSync(join(ROOT, 'test/consumers', file), join(packed.consumer, file), { recursive: true });
+  }
+}

@@ -1,0 +1,73 @@
+// Type tests for the public API: what a merchant writes compiles, and wrong calls are errors
+// (each @ts-expect-error fails the check if its line ever compiles). `npm run typecheck` runs this
+// file against the sources; test/types/packed-types.test.ts runs it again against the packed
+// package under moduleResolution bundler, node16 and nodenext, its imports rewritten to 'paydrop…'.
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { open } from '../../src/index';
+import {
+  type CheckoutHandler,
+  type CheckoutHandlerOptions,
+  createCheckoutHandler,
+  createMemoryStore,
+  type PaymentOutcome,
+  verifyWebhook,
+} from '../../src/server';
+import { toExpressMiddleware, toFastifyPlugin, toNodeListener } from '../../src/server/node';
+
+const options: CheckoutHandlerOptions = {
+  secretKey: 'sk_test_types',
+  baseUrl: 'https://sandbox.provider.example',
+  resolveOrder: async (id) => ({
+    amountMinor: 250_050,
+    currency: 'NGN',
+    description: `Order ${id}`,
+  }),
+  onPaymentOutcome: (outcome: PaymentOutcome) => {
+    const status: 'SUCCESSFUL' | 'FAILED' = outcome.status;
+    void status;
+  },
+  store: createMemoryStore(),
+};
+const checkout: CheckoutHandler = createCheckoutHandler(options);
+
+// A (Request) => Promise<Response>: a Next.js route handler, Bun.serve, Deno.serve, Hono.
+export const POST: (request: Request) => Promise<Response> = checkout;
+const hono = new Hono();
+hono.all('/api/checkout/*', (c) => checkout(c.req.raw));
+
+// The Node adapters fit the frameworks' own types.
+const app = express();
+app.use('/api/checkout', toExpressMiddleware(checkout));
+const fastify = Fastify();
+void fastify.register(toFastifyPlugin(checkout), { prefix: '/api/checkout' });
+const listener: (
+  request: import('node:http').IncomingMessage,
+  response: import('node:http').ServerResponse,
+) => void = toNodeListener(checkout);
+void listener;
+
+// @ts-expect-error secretKey is required
+createCheckoutHandler({ baseUrl: options.baseUrl, resolveOrder: options.resolveOrder });
+createCheckoutHandler({
+  ...options,
+  // @ts-expect-error an amount is an integer count of minor units, not a string
+  resolveOrder: async () => ({ amountMinor: '2500.50', currency: 'NGN', description: 'x' }),
+});
+// @ts-expect-error webhookSecrets is a list
+createCheckoutHandler({ ...options, webhookSecrets: 'whsec_one' });
+// @ts-expect-error the handler takes a Request, not a URL
+void checkout('https://shop.example/api/checkout/session');
+// @ts-expect-error the handler answers a Promise of a Response
+const notAResponse: Response = checkout(new Request('https://shop.example/'));
+void notAResponse;
+// @ts-expect-error an adapter wraps a handler, not its options
+toNodeListener(options);
+// @ts-expect-error verifyWebhook needs the secrets to check against
+void verifyWebhook({ headers: new Headers(), body: '' });
+
+// The widget: open() needs the companion's endpoint and an order or a link.
+open({ endpoint: '/api/checkout', order: 'order-42' });
+// @ts-expect-error the order is the merchant's id, not an amount the browser could change
+open({ endpoint: '/api/checkout', order: 2500 });
