@@ -1,7 +1,8 @@
 /**
  * The widget's budgets (DESIGN.md), measured in headless Chromium against the real companion and
  * sandbox on loopback:
- * - gzipped size of each bundle and lazily loaded chunk (script tag: at most 15 KB);
+ * - gzipped size of each bundle and lazily loaded chunk (script tag: at most 20 KB, Preact and
+ *   @preact/signals inside);
  * - click on pay to the payment step on screen, median (under 100 ms);
  * - DOM nodes, listeners, timers and heap after opening and closing the dialog 500 times
  *   (no growth; heap within 1 MB);
@@ -15,7 +16,7 @@ import { build } from 'vite';
 import { launchChromium } from '../test/helpers/browser';
 import { startShop } from '../test/helpers/shop';
 
-const SCRIPT_BUDGET = 15 * 1024;
+const SCRIPT_BUDGET = 20 * 1024;
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 40);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 500);
 

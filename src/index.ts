@@ -2,8 +2,8 @@
 // until open() is called, so server-side rendering is safe. The companion server is
 // 'paydrop/server' and the sandbox 'paydrop/sandbox'; neither is reachable from here.
 export type {
-  CheckoutError,
-  CheckoutErrorCode,
+  CheckoutFailure,
+  CheckoutFailureCode,
   CheckoutResult,
   PaymentSummary,
 } from './flow/checkout-model';

@@ -22,7 +22,7 @@ export type CheckoutResult =
   | { readonly status: 'succeeded'; readonly payment: PaymentSummary }
   | {
       readonly status: 'failed';
-      readonly error: CheckoutError;
+      readonly error: CheckoutFailure;
       readonly payment: PaymentSummary | null;
     }
   | { readonly status: 'pending'; readonly payment: PaymentSummary }
@@ -34,16 +34,20 @@ export interface PaymentSummary {
   readonly amount: Money;
 }
 
-/** Stable codes a merchant can branch on. */
-export type CheckoutErrorCode =
+/**
+ * Stable codes a merchant can branch on. Named apart from the companion's `CheckoutError` class
+ * and its `CheckoutErrorCode` (paydrop/server): one name per idea across the public entries.
+ */
+export type CheckoutFailureCode =
   | 'payment_failed'
   | 'expired'
   | 'challenge_timeout'
   | 'no_channels'
   | CompanionFailureCode;
 
-export interface CheckoutError {
-  readonly code: CheckoutErrorCode;
+/** Why a checkout failed, as the merchant's `onFailure` and `result` receive it. */
+export interface CheckoutFailure {
+  readonly code: CheckoutFailureCode;
   readonly message: string;
 }
 
@@ -78,7 +82,7 @@ export type CheckoutStep =
   | { readonly kind: 'expired'; readonly payment: PaymentView }
   | {
       readonly kind: 'error';
-      readonly code: CheckoutErrorCode;
+      readonly code: CheckoutFailureCode;
       readonly message: string;
       /** What "try again" repeats. */
       readonly retry: 'session' | 'initiate';

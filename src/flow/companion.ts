@@ -3,44 +3,35 @@
  * in src/widget/companion-http.ts; tests hand in fakes), and the checks every companion answer
  * passes before the model trusts it: a malformed or hostile answer is refused, never rendered.
  */
-import type { Money } from '../protocol';
 // From the modules themselves, not the index: the widget bundles nothing else of the protocol.
+import type {
+  ChannelChoiceWire,
+  CheckoutErrorCode,
+  PaymentViewWire,
+  SessionViewWire,
+  VirtualAccountWire,
+} from '../protocol/contract';
+import type { Money } from '../protocol/money';
 import { CHANNELS, type Channel, type PaymentStatus } from '../protocol/types';
 import { isSafeUrl } from '../protocol/url';
 
 export { isSafeUrl, type PaymentStatus };
 
-export interface VirtualAccountView {
-  readonly bank: string;
-  readonly accountNumber: string;
-  readonly accountName: string;
-  readonly note: string;
-  /** Epoch ms on the server's clock. */
+/** The contract's virtual account, its expiry parsed to epoch ms on the server's clock. */
+export interface VirtualAccountView extends Omit<VirtualAccountWire, 'expiresAt'> {
   readonly expiresAt: number;
 }
 
-export interface PaymentView {
-  readonly reference: string;
-  readonly channel: Channel;
-  readonly status: PaymentStatus;
-  readonly amount: Money;
-  readonly fees: Money;
+/** The contract's payment view, its instants parsed to epoch ms on the server's clock. */
+export interface PaymentView extends Omit<PaymentViewWire, 'virtualAccount' | 'serverTime'> {
   readonly virtualAccount: VirtualAccountView | null;
-  readonly bankAuthUrl: string | null;
   /** Epoch ms on the server's clock when the answer was written. */
   readonly serverTime: number;
 }
 
-export interface ChannelChoice {
-  readonly name: Channel;
-  readonly description: string | null;
-}
+export type ChannelChoice = ChannelChoiceWire;
 
-export interface SessionView {
-  readonly token: string;
-  readonly amount: Money;
-  readonly description: string;
-  readonly channels: readonly ChannelChoice[];
+export interface SessionView extends Omit<SessionViewWire, 'payment'> {
   readonly payment: PaymentView | null;
 }
 
@@ -101,19 +92,27 @@ export interface HttpCompanion extends CompanionPort {
   post(path: string, token: string): Promise<unknown>;
 }
 
-/** Why a call to the companion failed, as a stable code the model and the merchant act on. */
-export type CompanionFailureCode =
-  | 'network'
-  | 'bad_response'
-  | 'order_not_found'
-  | 'unauthorized'
-  | 'rate_limited'
-  | 'invalid'
-  | 'unavailable'
-  | 'timeout'
-  | 'conflict'
-  | 'already_paid'
-  | 'internal';
+/**
+ * The companion's codes (the contract's) that the widget tells apart; any other, such as one the
+ * companion adds later, becomes `internal`.
+ */
+const KNOWN_CODES = [
+  'order_not_found',
+  'unauthorized',
+  'rate_limited',
+  'invalid',
+  'unavailable',
+  'timeout',
+  'conflict',
+  'already_paid',
+  'internal',
+] as const satisfies readonly CheckoutErrorCode[];
+
+/**
+ * Why a call to the companion failed, as a stable code the model and the merchant act on: one of
+ * the contract's, or the widget's own when no usable answer came (`network`, `bad_response`).
+ */
+export type CompanionFailureCode = (typeof KNOWN_CODES)[number] | 'network' | 'bad_response';
 
 export class CompanionFailure extends Error {
   override readonly name = 'CompanionFailure' as const;
@@ -247,17 +246,6 @@ export function parseStatus(body: unknown): { status: PaymentStatus; serverTime:
   };
 }
 
-const KNOWN_CODES: readonly string[] = [
-  'order_not_found',
-  'unauthorized',
-  'rate_limited',
-  'invalid',
-  'unavailable',
-  'timeout',
-  'conflict',
-  'already_paid',
-];
-
 function clip(value: unknown, max: number): string | null {
   return typeof value === 'string' ? value.slice(0, max) : null;
 }
@@ -272,7 +260,7 @@ export function parseFailure(status: number, body: unknown): CompanionFailure {
       `The checkout server answered ${status}.`,
     );
   }
-  const mapped = KNOWN_CODES.includes(code)
+  const mapped = (KNOWN_CODES as readonly string[]).includes(code)
     ? code
     : code === 'not_found'
       ? 'order_not_found'

@@ -12,6 +12,7 @@ import {
   parseStatus,
   STATUSES,
 } from '../flow/companion';
+import { COMPANION_PATHS, STATUS_EVENT } from '../protocol/contract';
 
 const TIMEOUT_MS = 20_000;
 
@@ -65,20 +66,22 @@ export function createCompanionHttp(
 
   return {
     async startSession(target) {
-      return parseSession(await call('POST', '/session', undefined, target));
+      return parseSession(await call('POST', COMPANION_PATHS.session, undefined, target));
     },
     async initiate(token, request) {
-      return parseInitiation(await call('POST', '/initiate', token, request));
+      return parseInitiation(await call('POST', COMPANION_PATHS.initiate, token, request));
     },
     origin,
     post: (path, token) => call('POST', path, token),
     async status(token) {
-      return parseStatus(await call('GET', '/status', token));
+      return parseStatus(await call('GET', COMPANION_PATHS.status, token));
     },
     watch(token, onStatus) {
       if (typeof EventSource === 'undefined') return () => {};
-      const source = new EventSource(`${base}/events?token=${encodeURIComponent(token)}`);
-      source.addEventListener('status', (event) => {
+      const source = new EventSource(
+        `${base}${COMPANION_PATHS.events}?token=${encodeURIComponent(token)}`,
+      );
+      source.addEventListener(STATUS_EVENT, (event) => {
         try {
           const { status } = JSON.parse((event as MessageEvent<string>).data) as {
             status?: PaymentStatus;

@@ -4,6 +4,7 @@ import {
   parseAuthentication,
   parseFinalization,
 } from '../../../flow/companion';
+import { COMPANION_PATHS } from '../../../protocol/contract';
 
 /**
  * The card's calls over the companion's HTTP port. They live in the card chunk, with the checks
@@ -12,7 +13,11 @@ import {
 export function cardCalls(companion: HttpCompanion): CardCalls {
   return {
     authenticate: async (token) =>
-      parseAuthentication(await companion.post('/authenticate', token), companion.origin),
-    finalize: async (token) => parseFinalization(await companion.post('/finalize', token)),
+      parseAuthentication(
+        await companion.post(COMPANION_PATHS.authenticate, token),
+        companion.origin,
+      ),
+    finalize: async (token) =>
+      parseFinalization(await companion.post(COMPANION_PATHS.finalize, token)),
   };
 }
