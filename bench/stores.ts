@@ -1,0 +1,179 @@
+/**
+ * The latency the companion adds to a forwarded call with each store, side by side in one run:
+ * memory, SQLite (a file in a temp folder, WAL) and Redis (a real redis-server on loopback).
+ * As in bench/companion.ts: GET /status through the companion against the same status call made
+ * straight to the sandbox, interleaved, each reference asked once so the companion's one-second
+ * status cache never answers for the provider. The sandbox, each companion and this client run in
+ * processes of their own.
+ * Budgets (DESIGN.md): added median under 1 ms with memory (p99 5 ms), 1.5 ms with SQLite, 2 ms
+ * with Redis.
+ *
+ * This file is also the companion: run with BENCH_STORE_ROLE=companion it serves one.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SANDBOX_TEST_KEY } from '../src/sandbox';
+
+type StoreKind = 'memory' | 'sqlite' | 'redis';
+
+if (process.env.BENCH_STORE_ROLE === 'companion') {
+  const { serve } = await import('../src/node/serve');
+  const { createCheckoutHandler, createMemoryStore } = await import('../src/server');
+  const kind = process.env.BENCH_STORE as StoreKind;
+  const store =
+    kind === 'sqlite'
+      ? (await import('../src/server/sqlite')).createSqliteStore({
+          path: process.env.BENCH_SQLITE_PATH ?? '',
+        })
+      : kind === 'redis'
+        ? (await import('../src/server/redis')).createRedisStore({
+            url: process.env.BENCH_REDIS_URL ?? '',
+          })
+        : createMemoryStore();
+  const checkout = createCheckoutHandler({
+    secretKey: process.env.SANDBOX_SECRET_KEY ?? '',
+    baseUrl: process.env.SANDBOX_URL ?? '',
+    resolveOrder: () => ({ amountMinor: 250_050, currency: 'NGN', description: 'bench' }),
+    logger: { warn: () => {}, error: console.error },
+    store,
+  });
+  const running = await serve(checkout);
+  console.log(`listening on ${running.url}`);
+  process.on('SIGTERM', () => {
+    checkout.close();
+    void running
+      .close()
+      .then(() => store.close())
+      .then(() => process.exit(0));
+  });
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  const { hasRedisServer, startRedis } = await import('../test/helpers/redis');
+  const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
+  const secretKey = SANDBOX_TEST_KEY;
+
+  const percentile = (sorted: number[], p: number) =>
+    sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ??
+    Number.NaN;
+
+  async function timed(call: () => Promise<Response>): Promise<number> {
+    const start = performance.now();
+    const response = await call();
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`bench call failed: ${response.status}`);
+    return performance.now() - start;
+  }
+
+  function start(entry: string, env: Record<string, string>) {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    return new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+        if (match?.[1]) resolve({ child, url: match[1] });
+      });
+      child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
+    });
+  }
+
+  const stopped = (child: ChildProcess) =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve(undefined);
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+
+  const sandbox = await start('src/sandbox/cli.ts', { PORT: '0', SANDBOX_SECRET_KEY: secretKey });
+  const folder = mkdtempSync(join(tmpdir(), 'paydrop-bench-'));
+  const redis = hasRedisServer() ? await startRedis() : undefined;
+  const kinds: StoreKind[] = redis ? ['memory', 'sqlite', 'redis'] : ['memory', 'sqlite'];
+  const budgets: Record<StoreKind, number> = { memory: 1, sqlite: 1.5, redis: 2 };
+  const rows: Array<{ kind: StoreKind; direct: number[]; companion: number[] }> = [];
+
+  try {
+    for (const kind of kinds) {
+      const companionProcess = await start('bench/stores.ts', {
+        BENCH_STORE_ROLE: 'companion',
+        BENCH_STORE: kind,
+        BENCH_SQLITE_PATH: join(folder, 'checkout.db'),
+        BENCH_REDIS_URL: redis?.url ?? '',
+        SANDBOX_URL: sandbox.url,
+        SANDBOX_SECRET_KEY: secretKey,
+      });
+      const companion = `${companionProcess.url}/api/checkout`;
+      const post = async (path: string, body: unknown, token?: string) =>
+        (await (
+          await fetch(`${companion}${path}`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+            },
+            body: JSON.stringify(body),
+          })
+        ).json()) as { token: string; payment: { reference: string } };
+      const payments: Array<{ token: string; reference: string }> = [];
+      for (let index = 0; index < CALLS + 50; index++) {
+        const session = await post('/session', { order: `bench-${kind}-${index}` });
+        const initiated = await post('/initiate', { channel: 'PayByTransfer' }, session.token);
+        payments.push({ token: initiated.token, reference: initiated.payment.reference });
+      }
+      const direct = (reference: string) => () =>
+        fetch(`${sandbox.url}/api/payment/pay/status/${reference}`, {
+          headers: { 'X-Api': secretKey },
+        });
+      const viaCompanion = (token: string) => () =>
+        fetch(`${companion}/status`, { headers: { authorization: `Bearer ${token}` } });
+      // Warm both paths on references the measured phase does not use.
+      for (const payment of payments.splice(0, 50)) {
+        await timed(direct(payment.reference));
+        await timed(viaCompanion(payment.token));
+      }
+      // The sandbox allows 5 status queries per reference per second.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const row = { kind, direct: [] as number[], companion: [] as number[] };
+      for (const payment of payments) {
+        row.direct.push(await timed(direct(payment.reference)));
+        row.companion.push(await timed(viaCompanion(payment.token)));
+      }
+      row.direct.sort((a, b) => a - b);
+      row.companion.sort((a, b) => a - b);
+      rows.push(row);
+      await stopped(companionProcess.child);
+    }
+  } finally {
+    await stopped(sandbox.child);
+    await redis?.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+
+  const fmt = (ms: number) => `${ms.toFixed(3)} ms`.padStart(9);
+  console.log(`companion latency by store (GET /status, ${CALLS} sequential calls, loopback)`);
+  console.log(
+    `  ${'store'.padEnd(8)} ${'direct p50'.padStart(10)} ${'companion p50'.padStart(13)} ${'added p50'.padStart(10)} ${'added p99'.padStart(10)} ${'vs memory'.padStart(10)}  budget`,
+  );
+  let within = true;
+  const addedBy = (row: (typeof rows)[number]) =>
+    percentile(row.companion, 50) - percentile(row.direct, 50);
+  const memoryAdded = rows[0] ? addedBy(rows[0]) : 0;
+  for (const row of rows) {
+    const added = addedBy(row);
+    const addedP99 = percentile(row.companion, 99) - percentile(row.direct, 99);
+    const ok = added < budgets[row.kind] && (row.kind !== 'memory' || addedP99 < 5);
+    within &&= ok;
+    console.log(
+      `  ${row.kind.padEnd(8)} ${fmt(percentile(row.direct, 50)).padStart(10)} ${fmt(percentile(row.companion, 50)).padStart(13)} ${fmt(added).padStart(10)} ${fmt(addedP99).padStart(10)} ${fmt(added - memoryAdded).padStart(10)}  ${budgets[row.kind]} ms ${ok ? 'ok' : 'OVER'}`,
+    );
+  }
+  if (!redis) console.log('  redis    skipped: no redis-server (set REDIS_SERVER)');
+  console.log(`  ${within ? 'within budget' : 'OVER BUDGET'}`);
+}
