@@ -73,6 +73,9 @@ function checkOptions(options: RedisStoreOptions): void {
       typeof candidate.evalsha !== 'function'
     )
       throw new TypeError(`${WHERE}: client must be an ioredis client (new Redis(…))`);
+    // ioredis would prefix keys but not the patterns clear() scans for, nor pub/sub channels.
+    if ((candidate.options as { keyPrefix?: string } | undefined)?.keyPrefix)
+      throw new TypeError(`${WHERE}: use the store's prefix option, not the client's keyPrefix`);
   } else {
     let protocol = '';
     try {

@@ -237,6 +237,7 @@ describe.runIf(hasRedisServer())('Redis store', () => {
       { url: 'http://user:secret@localhost:6379' },
       { url: 'redis://localhost', client: {} },
       { client: {} },
+      { client: { duplicate() {}, evalsha() {}, options: { keyPrefix: 'shop:' } } },
       { url: 'redis://localhost', prefix: '' },
       { url: 'redis://localhost', streamTtlMs: -5 },
     ]) {
