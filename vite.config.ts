@@ -56,6 +56,26 @@ export default defineConfig(({ mode }): UserConfig => {
       },
     };
   }
+  if (mode === 'back-office') {
+    // The back office (issue 14): the payout form's script tag and the demo's back-office page.
+    return {
+      ...jsx,
+      build: {
+        outDir: 'dist/back-office',
+        emptyOutDir: true,
+        target: 'es2022',
+        sourcemap: true,
+        rolldownOptions: {
+          input: {
+            'paydrop-back-office': 'src/back-office/embed.ts',
+            'back-office-demo': 'demo/back-office.ts',
+          },
+          preserveEntrySignatures: 'allow-extension',
+          output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+        },
+      },
+    };
+  }
   if (mode === 'demo') {
     // The demo SPA, bundling the widget the way a merchant's bundler would from npm.
     return {

@@ -20,6 +20,7 @@ import {
 } from '../src/server';
 import { createRedisStore } from '../src/server/redis';
 import { createSqliteStore } from '../src/server/sqlite';
+import { createDemoBackOffice } from './back-office-server';
 import {
   DEMO_LINK,
   demoLinkPaid,
@@ -223,6 +224,7 @@ async function newLink(): Promise<Response> {
 }
 
 let checkout: ReturnType<typeof createCheckoutHandler> | undefined;
+let backOffice: ReturnType<typeof createDemoBackOffice> | undefined;
 
 const running = await serve(
   async (request) => {
@@ -242,6 +244,7 @@ const running = await serve(
       return checkout(request);
     }
     if (pathname === '/demo/events') return logStream(request);
+    if (backOffice?.handles(pathname)) return backOffice.handle(request);
     if (
       (pathname === '/demo/link' || pathname.startsWith('/demo/sandbox/')) &&
       !sameOrigin(request)
@@ -268,6 +271,8 @@ checkout = createCheckoutHandler({
   resolveOrder: resolveDemoOrder,
   resolveLink: resolveDemoLink,
   store,
+  // The sandbox has one webhook URL, the checkout's: it shares payout moves with the back office.
+  onPayoutOutcome: (outcome) => backOffice?.publishPayoutOutcome(outcome),
   onPaymentOutcome: (outcome) => {
     if (outcome.linkAlias && outcome.status === 'SUCCESSFUL') demoLinkPaid(outcome.linkAlias);
     const what = outcome.linkAlias ? `link ${outcome.linkAlias}` : `order ${outcome.orderId}`;
@@ -277,6 +282,7 @@ checkout = createCheckoutHandler({
   },
 });
 provider = createProviderClient({ secretKey, baseUrl });
+backOffice = createDemoBackOffice({ secretKey, baseUrl, sandbox });
 if (sandbox) sandbox.world().config.webhookUrl = `${running.url}/api/checkout/webhooks`;
 
 console.log(`paydrop demo ready at ${running.url}/`);
@@ -286,6 +292,7 @@ console.log(
 console.log(`  state: ${storePlace}`);
 const stop = () => {
   checkout?.close();
+  backOffice?.close();
   sandbox?.close();
   void running
     .close()

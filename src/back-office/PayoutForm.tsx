@@ -136,7 +136,7 @@ export function PayoutForm({
           status.payout.amount
             ? formatMoney(status.payout.amount.amountMinor, status.payout.amount.currency)
             : ''
-        } sent. It is ${status.payout.status}.`
+        } sent: ${status.payout.status} when the provider accepted it.`
       : status.kind === 'sending'
         ? status.attempt > 1
           ? 'No answer yet; trying again with the same reference…'

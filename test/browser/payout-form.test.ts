@@ -201,7 +201,9 @@ describe('PayoutForm', () => {
         beneficiary: { accountName: 'Ada Obi', accountNumber: '0123456789' },
       },
     ]);
-    expect(screen.getByRole('status').textContent).toMatch(/Payout PO_1 .* sent\. It is Pending\./);
+    expect(screen.getByRole('status').textContent).toMatch(
+      /Payout PO_1 .* sent: Pending when the provider accepted it\./,
+    );
   });
 
   it('a lost answer is retried with the same tenantReference', async () => {

@@ -1,0 +1,447 @@
+/**
+ * The demo back office's page (issue 14): balances, the payouts table moving live over the
+ * payouts handler's Server-Sent Events, the transaction list page by page, payment links, and
+ * the sandbox's controls to settle or reverse a payout. The payout form itself comes from its own
+ * script tag (paydrop-back-office.js) and tells this page through `paydrop:payout-sent`.
+ * Every provider string reaches the page as text; no markup is written anywhere.
+ */
+import { computed, signal } from '@preact/signals';
+import { h, render } from 'preact';
+import { createBackOfficeApi, formatMoney } from '../src/back-office';
+import type {
+  PaymentLinkView,
+  PayoutEventWire,
+  PayoutView,
+  TransactionPageWire,
+} from '../src/protocol/back-office';
+import { isSafeUrl } from '../src/protocol/url';
+
+const api = createBackOfficeApi('/api/back-office');
+const PER_PAGE = 5;
+
+const balances = signal<Record<string, number> | null>(null);
+const payouts = signal<ReadonlyMap<string, PayoutView>>(new Map());
+const transactions = signal<TransactionPageWire | null>(null);
+const page = signal(1);
+const links = signal<readonly PaymentLinkView[]>([]);
+const notice = signal('');
+
+async function control(path: string, method = 'GET'): Promise<unknown> {
+  const response = await fetch(`/demo/back-office/sandbox${path}`, { method });
+  const body: unknown = await response.json().catch(() => ({}));
+  if (!response.ok)
+    throw new Error((body as { error?: string }).error ?? `HTTP ${response.status}`);
+  return body;
+}
+
+async function loadBalances(): Promise<void> {
+  try {
+    const body = (await control('/wallets')) as {
+      wallets: Record<string, { balanceMinor: number }>;
+    };
+    balances.value = Object.fromEntries(
+      Object.entries(body.wallets).map(([code, wallet]) => [code, wallet.balanceMinor]),
+    );
+  } catch {
+    balances.value = {};
+  }
+}
+
+async function loadPayouts(): Promise<void> {
+  const list = await api.payouts();
+  payouts.value = new Map(list.map((payout) => [payout.reference, payout]));
+}
+
+async function loadTransactions(): Promise<void> {
+  const first = await api.transactions(1, PER_PAGE);
+  // Newest first: the provider's list is oldest first, so page 1 here is its last page.
+  const providerPage = Math.max(1, first.pageCount - page.value + 1);
+  transactions.value = providerPage === 1 ? first : await api.transactions(providerPage, PER_PAGE);
+}
+
+function refresh(): void {
+  void loadBalances();
+  void loadTransactions().catch(() => {});
+}
+
+function upsert(payout: PayoutView): void {
+  const next = new Map(payouts.value);
+  const known = next.get(payout.reference);
+  next.set(payout.reference, {
+    ...payout,
+    amount: payout.amount ?? known?.amount ?? null,
+    createdAt: payout.createdAt ?? known?.createdAt ?? null,
+  });
+  payouts.value = next;
+}
+
+function money(amount: { amountMinor: number; currency: string } | null): string {
+  return amount ? formatMoney(amount.amountMinor, amount.currency) : '—';
+}
+
+function Balances() {
+  const value = balances.value;
+  if (value === null) return h('p', { class: 'hint' }, 'Loading…');
+  const entries = Object.entries(value);
+  if (entries.length === 0) return h('p', { class: 'hint' }, 'Balances come from the sandbox.');
+  return h(
+    'dl',
+    { class: 'balances' },
+    entries.map(([code, minor]) =>
+      h(
+        'div',
+        { key: code },
+        h('dt', null, code),
+        h('dd', { 'data-currency': code }, formatMoney(minor, code)),
+      ),
+    ),
+  );
+}
+
+const sortedPayouts = computed(() =>
+  [...payouts.value.values()].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '')),
+);
+
+async function reverse(reference: string): Promise<void> {
+  try {
+    await control(`/payouts/${encodeURIComponent(reference)}/reverse`, 'POST');
+    notice.value = `Asked the sandbox's bank to return payout ${reference}.`;
+  } catch (error) {
+    notice.value = `Could not reverse ${reference}: ${(error as Error).message}`;
+  }
+}
+
+async function settle(): Promise<void> {
+  await control('/settle', 'POST').catch(() => {});
+  notice.value = 'The sandbox clock moved 2 seconds: pending payouts settle.';
+}
+
+function Payouts() {
+  const rows = sortedPayouts.value;
+  return h(
+    'div',
+    null,
+    h(
+      'div',
+      { class: 'toolbar' },
+      h(
+        'button',
+        { type: 'button', onClick: () => void settle() },
+        'Settle pending payouts now (sandbox)',
+      ),
+      h('p', { class: 'hint', role: 'status' }, notice.value),
+    ),
+    rows.length === 0
+      ? h('p', { class: 'hint' }, 'No payouts yet. Send one with the form.')
+      : h(
+          'table',
+          { class: 'data', 'aria-describedby': 'payouts-title' },
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ['Reference', 'Your reference', 'Amount', 'Status', 'Reason', 'Sandbox'].map((name) =>
+                h('th', { key: name, scope: 'col' }, name),
+              ),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            rows.map((payout) =>
+              h(
+                'tr',
+                { key: payout.reference, 'data-reference': payout.reference },
+                h('td', null, h('code', null, payout.reference)),
+                h('td', null, h('code', null, payout.tenantReference ?? '—')),
+                h('td', { class: 'number' }, money(payout.amount)),
+                h(
+                  'td',
+                  null,
+                  h(
+                    'span',
+                    { class: `status status-${payout.status.toLowerCase()}` },
+                    payout.status,
+                  ),
+                ),
+                h('td', { class: 'reason' }, payout.reason ?? ''),
+                h(
+                  'td',
+                  null,
+                  payout.status === 'Completed'
+                    ? h(
+                        'button',
+                        {
+                          type: 'button',
+                          class: 'small',
+                          'aria-label': `Reverse payout ${payout.reference}`,
+                          onClick: () => void reverse(payout.reference),
+                        },
+                        'Reverse',
+                      )
+                    : null,
+                ),
+              ),
+            ),
+          ),
+        ),
+  );
+}
+
+function Transactions() {
+  const list = transactions.value;
+  if (!list) return h('p', { class: 'hint' }, 'Loading…');
+  const pages = Math.max(1, list.pageCount);
+  const items = [...list.items].reverse();
+  return h(
+    'div',
+    null,
+    items.length === 0
+      ? h('p', { class: 'hint' }, 'No transactions yet.')
+      : h(
+          'table',
+          { class: 'data', 'aria-describedby': 'transactions-title' },
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ['Id', 'Kind', 'Amount', 'Status', 'Created'].map((name) =>
+                h('th', { key: name, scope: 'col' }, name),
+              ),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            items.map((item) =>
+              h(
+                'tr',
+                { key: item.id },
+                h('td', null, h('code', null, item.id)),
+                h('td', null, item.kind),
+                h('td', { class: 'number' }, money(item.amount)),
+                h('td', null, item.status),
+                h(
+                  'td',
+                  null,
+                  item.createdAt ? new Date(item.createdAt).toLocaleString('en-GB') : '',
+                ),
+              ),
+            ),
+          ),
+        ),
+    h(
+      'nav',
+      { class: 'pager', 'aria-label': 'Transaction pages' },
+      h(
+        'button',
+        {
+          type: 'button',
+          disabled: page.value <= 1,
+          onClick: () => {
+            page.value -= 1;
+            void loadTransactions();
+          },
+        },
+        'Newer',
+      ),
+      h(
+        'span',
+        { 'aria-live': 'polite' },
+        `Page ${Math.min(page.value, pages)} of ${pages} · ${list.total} in all`,
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          disabled: page.value >= pages,
+          onClick: () => {
+            page.value += 1;
+            void loadTransactions();
+          },
+        },
+        'Older',
+      ),
+    ),
+  );
+}
+
+const linkName = signal('Gift card');
+const linkType = signal<'OneTime' | 'Reusable'>('OneTime');
+const linkCurrency = signal('GBP');
+const linkAmount = signal('20.00');
+const linkMessage = signal('');
+
+async function createLink(event: Event): Promise<void> {
+  event.preventDefault();
+  const amountText = linkAmount.value.trim();
+  // NGN, GBP and USD all have two decimals.
+  const digits = 2;
+  let amountMinor: number | undefined;
+  if (amountText !== '') {
+    if (!/^\d+(\.\d{1,2})?$/.test(amountText)) {
+      linkMessage.value = 'Enter the amount like 20.00, or leave it empty for the payer to choose.';
+      return;
+    }
+    const [whole = '0', fraction = ''] = amountText.split('.');
+    amountMinor = Number(whole + fraction.padEnd(digits, '0'));
+  }
+  try {
+    const link = await api.createLink({
+      name: linkName.value,
+      linkType: linkType.value,
+      currency: linkCurrency.value,
+      ...(amountMinor ? { amountMinor } : {}),
+    });
+    links.value = [link, ...links.value];
+    linkMessage.value = `Link ${link.alias} created.`;
+  } catch (error) {
+    linkMessage.value = `The link was not created: ${(error as Error).message}`;
+  }
+}
+
+function Links() {
+  const input = (id: string, label: string, value: typeof linkName) =>
+    h(
+      'div',
+      { class: 'pd-field' },
+      h('label', { for: id }, label),
+      h('input', {
+        id,
+        type: 'text',
+        value: value.value,
+        onInput: (event: Event) => {
+          value.value = (event.currentTarget as HTMLInputElement).value;
+        },
+      }),
+    );
+  return h(
+    'div',
+    null,
+    h(
+      'form',
+      {
+        class: 'link-form',
+        onSubmit: (event: Event) => void createLink(event),
+        'aria-label': 'Create a payment link',
+      },
+      input('link-name', 'Link name', linkName),
+      h(
+        'div',
+        { class: 'pd-field' },
+        h('label', { for: 'link-type' }, 'Type'),
+        h(
+          'select',
+          {
+            id: 'link-type',
+            value: linkType.value,
+            onChange: (event: Event) => {
+              linkType.value = (event.currentTarget as HTMLSelectElement).value as
+                | 'OneTime'
+                | 'Reusable';
+            },
+          },
+          h('option', { value: 'OneTime' }, 'One-time'),
+          h('option', { value: 'Reusable' }, 'Reusable'),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'pd-field' },
+        h('label', { for: 'link-currency' }, 'Currency'),
+        h(
+          'select',
+          {
+            id: 'link-currency',
+            value: linkCurrency.value,
+            onChange: (event: Event) => {
+              linkCurrency.value = (event.currentTarget as HTMLSelectElement).value;
+            },
+          },
+          ['NGN', 'GBP', 'USD'].map((code) => h('option', { key: code, value: code }, code)),
+        ),
+      ),
+      input('link-amount', 'Link amount (empty: the payer chooses)', linkAmount),
+      h('button', { type: 'submit' }, 'Create link'),
+      h('p', { class: 'hint', role: 'status' }, linkMessage.value),
+    ),
+    links.value.length === 0
+      ? h('p', { class: 'hint' }, 'No links yet.')
+      : h(
+          'table',
+          { class: 'data', 'aria-describedby': 'links-title' },
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ['Alias', 'Name', 'Amount', 'Type', 'Status', ''].map((name, index) =>
+                h('th', { key: index, scope: 'col' }, name),
+              ),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            links.value.map((link) =>
+              h(
+                'tr',
+                { key: link.alias },
+                h('td', null, h('code', null, link.alias)),
+                h('td', null, link.name),
+                h('td', { class: 'number' }, link.amount ? money(link.amount) : 'Payer chooses'),
+                h('td', null, link.linkType === 'OneTime' ? 'One-time' : 'Reusable'),
+                h('td', null, link.status),
+                h(
+                  'td',
+                  null,
+                  isSafeUrl(link.url)
+                    ? h(
+                        'a',
+                        { href: link.url, target: '_blank', rel: 'noopener noreferrer' },
+                        `Open ${link.alias}`,
+                      )
+                    : 'Link not shown (unsafe URL)',
+                ),
+              ),
+            ),
+          ),
+        ),
+  );
+}
+
+function mount(id: string, component: () => unknown): void {
+  const element = document.getElementById(id);
+  if (element) render(h(component as () => null, null), element);
+}
+
+function start(): void {
+  mount('balances', Balances);
+  mount('payouts', Payouts);
+  mount('transactions', Transactions);
+  mount('links', Links);
+  void loadPayouts().catch(() => {});
+  void api.links().then((list) => {
+    links.value = list;
+  });
+  refresh();
+  const events = new EventSource(api.eventsUrl);
+  events.addEventListener('status', (event) => {
+    const data = JSON.parse((event as MessageEvent<string>).data) as PayoutEventWire;
+    if (data.type === 'payout') upsert(data.payout);
+    refresh();
+  });
+  document.addEventListener('paydrop:payout-sent', (event) => {
+    upsert((event as CustomEvent<PayoutView>).detail);
+    refresh();
+  });
+}
+
+if (document.readyState === 'loading')
+  document.addEventListener('DOMContentLoaded', start, { once: true });
+else start();
