@@ -44,6 +44,15 @@ export const MIGRATIONS: readonly string[] = [
     until INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 2: one row per append across all streams, so another process on the same file learns which
+  // streams grew without asking each one (its subscribers poll this, see sqlite-store.ts).
+  `
+  CREATE TABLE store_appends (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    stream TEXT NOT NULL,
+    id INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Brings `db` to the newest schema; refuses a database written by a newer paydrop. */

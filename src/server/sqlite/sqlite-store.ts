@@ -5,10 +5,11 @@
  * claim of several jobs) is one transaction, so a process killed at any point leaves each step
  * done or not done, never half.
  *
- * One instance: the data is shared by every connection to the file (two processes see each
- * other's values, jobs and leases, and the locks keep claims exclusive), but `subscribe` hears
- * only appends made through this store object. Several instances behind a load balancer need the
- * Redis store, whose subscriptions reach across processes.
+ * One server: the data is shared by every connection to the file, so several processes on one
+ * machine (Node's cluster, PM2) see each other's values, jobs and leases, and the locks keep
+ * claims exclusive. `subscribe` hears appends through this store object at once, and those of
+ * other processes within `pollMs` (it watches the file's data_version while anyone listens).
+ * Several machines need the Redis store: SQLite's locks do not hold over network file systems.
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -35,6 +36,11 @@ export interface SqliteStoreOptions {
   readonly maxEventsPerStream?: number | undefined;
   /** How long an idle stream is kept, in ms. Default 24 hours. */
   readonly streamTtlMs?: number | undefined;
+  /**
+   * How often, while someone is subscribed, to look for events appended by other processes on the
+   * same file, in ms. Default 100.
+   */
+  readonly pollMs?: number | undefined;
   /** The clock used for expiry and leases (tests). Default `Date.now`. */
   readonly now?: (() => number) | undefined;
 }
@@ -42,6 +48,14 @@ export interface SqliteStoreOptions {
 const WHERE = 'createSqliteStore';
 /** Writes between sweeps of expired rows (expiry is also checked on every read). */
 const SWEEP_EVERY = 256;
+/** Appends remembered for other processes' subscribers (they look every `pollMs`). */
+const APPENDS_KEPT = 10_000;
+
+interface Listener {
+  readonly deliver: (event: StoredEvent) => void;
+  /** The id of the last event this listener heard. */
+  last: number;
+}
 
 function checkOptions(options: SqliteStoreOptions): void {
   if (typeof options !== 'object' || options === null)
@@ -52,7 +66,7 @@ function checkOptions(options: SqliteStoreOptions): void {
     );
   if (options.durability !== undefined && !['normal', 'full'].includes(options.durability))
     throw new TypeError(`${WHERE}: durability must be 'normal' or 'full'`);
-  for (const name of ['busyTimeoutMs', 'maxEventsPerStream', 'streamTtlMs'] as const) {
+  for (const name of ['busyTimeoutMs', 'maxEventsPerStream', 'streamTtlMs', 'pollMs'] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isInteger(value) && value > 0))
       throw new TypeError(`${WHERE}: ${name} must be a positive integer`);
@@ -131,6 +145,9 @@ export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
        ON CONFLICT (stream) DO UPDATE SET last_id = excluded.last_id, expires_at = excluded.expires_at`,
     ),
     insertEvent: db.prepare('INSERT INTO store_events (stream, id, value) VALUES (?, ?, ?)'),
+    noteAppend: db.prepare('INSERT INTO store_appends (stream, id) VALUES (?, ?)'),
+    appendsAfter: db.prepare('SELECT seq, stream FROM store_appends WHERE seq > ? ORDER BY seq'),
+    lastAppend: db.prepare('SELECT coalesce(max(seq), 0) FROM store_appends').pluck(),
     trimEvents: db.prepare('DELETE FROM store_events WHERE stream = ? AND id <= ?'),
     read: db.prepare('SELECT id, value FROM store_events WHERE stream = ? AND id > ? ORDER BY id'),
     schedule: db.prepare(
@@ -156,8 +173,11 @@ export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
     release: db.prepare('DELETE FROM store_leases WHERE name = ? AND owner = ?'),
   };
 
-  const listeners = new Map<string, Set<(event: StoredEvent) => void>>();
+  const listeners = new Map<string, Set<Listener>>();
   let closed = false;
+  let poller: ReturnType<typeof setInterval> | undefined;
+  let dataVersion = 0;
+  let seenAppend = 0;
   let writes = 0;
 
   function usable(): void {
@@ -171,6 +191,9 @@ export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
       .prepare('SELECT stream FROM store_streams WHERE expires_at <= ?')
       .pluck()
       .all(time) as string[];
+    db.prepare('DELETE FROM store_appends WHERE seq <= ?').run(
+      (sql.lastAppend.get() as number) - APPENDS_KEPT,
+    );
     for (const stream of expired) {
       // A stream someone is listening to is kept, as in memory.
       if (listeners.has(stream)) continue;
@@ -188,6 +211,7 @@ export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
     const id = (row?.last_id ?? 0) + 1;
     sql.upsertStream.run(stream, id, time + streamTtlMs);
     sql.insertEvent.run(stream, id, text);
+    sql.noteAppend.run(stream, id);
     sql.trimEvents.run(stream, id - maxEvents);
     return id;
   });
@@ -205,6 +229,64 @@ export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
     },
   );
 
+  function readAfter(stream: string, after: number): StoredEvent[] {
+    const rows = sql.read.all(stream, after) as Array<{ id: number; value: string }>;
+    return rows.map((event) => ({ id: String(event.id), value: decodeValue(event.value) }));
+  }
+
+  function hear(listener: Listener, event: StoredEvent): void {
+    const id = Number(event.id);
+    if (id <= listener.last) return;
+    listener.last = id;
+    listener.deliver(event);
+  }
+
+  /** Another process committed: tell this one's subscribers what it appended to their streams. */
+  function lookForAppends(): void {
+    if (closed) return;
+    try {
+      // data_version changes only when another connection commits: one cheap call when idle.
+      const version = db.pragma('data_version', { simple: true }) as number;
+      if (version === dataVersion) return;
+      dataVersion = version;
+      const appends = sql.appendsAfter.all(seenAppend) as Array<{ seq: number; stream: string }>;
+      // Rows swept before this process saw them: look at every stream listened to.
+      const missed = appends.length > 0 && (appends[0]?.seq ?? 0) > seenAppend + 1;
+      seenAppend = appends.at(-1)?.seq ?? seenAppend;
+      const grown = missed ? [...listeners.keys()] : new Set(appends.map((row) => row.stream));
+      for (const stream of grown) {
+        const set = listeners.get(stream);
+        if (!set) continue;
+        const from = Math.min(...[...set].map((listener) => listener.last));
+        for (const event of readAfter(stream, from))
+          for (const listener of set)
+            try {
+              hear(listener, event);
+            } catch {
+              // A listener's failure is its own; the others still hear the event.
+            }
+      }
+    } catch {
+      // The file is busy or gone for a moment: look again at the next tick.
+    }
+  }
+
+  function watch(): void {
+    if (poller || closed) return;
+    dataVersion = db.pragma('data_version', { simple: true }) as number;
+    seenAppend = sql.lastAppend.get() as number;
+    poller = setInterval(lookForAppends, options.pollMs ?? 100);
+    // Watching must not keep a process alive on its own.
+    poller.unref?.();
+  }
+
+  function unwatch(): void {
+    if (poller && listeners.size === 0) {
+      clearInterval(poller);
+      poller = undefined;
+    }
+  }
+
   const clear = db.transaction(() => {
     for (const table of [
       'store_values',
@@ -212,6 +294,7 @@ export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
       'store_events',
       'store_jobs',
       'store_leases',
+      'store_appends',
     ])
       db.prepare(`DELETE FROM ${table}`).run();
   });
@@ -247,27 +330,28 @@ export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
       wrote();
       // After the commit: a listener never hears of an event that could still roll back.
       const event: StoredEvent = { id, value: decodeValue(text) };
-      for (const listener of listeners.get(stream) ?? []) listener(event);
+      for (const listener of listeners.get(stream) ?? []) hear(listener, event);
       return id;
     },
     async read(stream, afterId) {
       usable();
       const row = sql.stream.get(stream) as { expires_at: number } | undefined;
       if (!row || (row.expires_at <= now() && !listeners.has(stream))) return [];
-      const rows = sql.read.all(stream, parseEventId(afterId)) as Array<{
-        id: number;
-        value: string;
-      }>;
-      return rows.map((event) => ({ id: String(event.id), value: decodeValue(event.value) }));
+      return readAfter(stream, parseEventId(afterId));
     },
-    subscribe(stream, listener) {
+    subscribe(stream, deliver) {
       usable();
+      watch();
+      // Synchronous: nothing can be appended between this and the caller's next read.
+      const row = sql.stream.get(stream) as { last_id: number } | undefined;
+      const listener: Listener = { deliver, last: row?.last_id ?? 0 };
       const set = listeners.get(stream) ?? new Set();
       listeners.set(stream, set);
       set.add(listener);
       return () => {
         set.delete(listener);
         if (set.size === 0 && listeners.get(stream) === set) listeners.delete(stream);
+        unwatch();
       };
     },
     async schedule(queue, key, value, dueAt) {
@@ -311,11 +395,14 @@ export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
     async clear() {
       usable();
       clear.immediate();
+      // Streams count from 1 again.
+      for (const set of listeners.values()) for (const listener of set) listener.last = 0;
     },
     async close() {
       if (closed) return;
       closed = true;
       listeners.clear();
+      unwatch();
       db.close();
     },
   };

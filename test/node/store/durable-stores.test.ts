@@ -12,7 +12,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../../src/server/redis';
 import { createSqliteStore } from '../../../src/server/sqlite';
-import type { CheckoutStore } from '../../../src/server/store';
+import { MIGRATIONS } from '../../../src/server/sqlite/migrations';
+import type { CheckoutStore, StoredEvent } from '../../../src/server/store';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 
 const CHILD = new URL('./sqlite-child.ts', import.meta.url).pathname;
@@ -30,7 +31,7 @@ afterAll(async () => {
 let files = 0;
 const newPath = () => join(folder, `store-${++files}.db`);
 
-function child(path: string, mode: 'write' | 'race'): ChildProcess {
+function child(path: string, mode: 'write' | 'race' | 'append'): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', CHILD, path, mode], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -116,14 +117,51 @@ describe('SQLite store', () => {
     await setup.close();
   }, 30_000);
 
+  it("wakes a subscriber with another process's appends, in order, within a poll", async () => {
+    const path = newPath();
+    const store = createSqliteStore({ path, pollMs: 20 });
+    await store.append('events:R1', 0);
+    const heard: StoredEvent[] = [];
+    const unsubscribe = store.subscribe('events:R1', (event) => heard.push(event));
+    const writer = child(path, 'append');
+    await lineFrom(writer, (line) => line === 'ready');
+    writer.stdin?.end('go\n');
+    await expect
+      .poll(() => heard.map((event) => event.value), { timeout: 5000 })
+      .toEqual([1, 2, 3, 4, 5]);
+    expect(heard.map((event) => event.id)).toEqual(['2', '3', '4', '5', '6']);
+    unsubscribe();
+    await store.close();
+  });
+
   it('is in WAL mode with its schema version recorded, and migrates once', async () => {
     const path = newPath();
     await createSqliteStore({ path }).close();
     await createSqliteStore({ path }).close();
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.prepare('SELECT version FROM paydrop_schema').all()).toEqual([{ version: 1 }]);
+    expect(db.prepare('SELECT version FROM paydrop_schema').all()).toEqual([
+      { version: 1 },
+      { version: 2 },
+    ]);
     db.close();
+  });
+
+  it('brings a database of an older schema up to date, keeping its data', async () => {
+    const path = newPath();
+    const db = new Database(path);
+    db.exec(
+      'CREATE TABLE paydrop_schema (version INTEGER NOT NULL); INSERT INTO paydrop_schema VALUES (1)',
+    );
+    db.exec(MIGRATIONS[0] ?? '');
+    db.prepare('INSERT INTO store_values VALUES (\'payment:R1\', \'{"orderId":"o1"}\', ?)').run(
+      Date.now() + 60_000,
+    );
+    db.close();
+    const store = createSqliteStore({ path });
+    expect(await store.get('payment:R1')).toEqual({ orderId: 'o1' });
+    expect(await store.append('events:R1', 'x')).toBe('1');
+    await store.close();
   });
 
   it('refuses a database from a newer paydrop, and a file that is not a database', () => {

@@ -2,7 +2,8 @@
  * A process of its own on a SQLite store file, for the tests that kill one or race several:
  *   tsx sqlite-child.ts <path> write   writes, prints "committed", then waits to be killed;
  *   tsx sqlite-child.ts <path> race    adds order:0..99 and claims the "race" queue until empty,
- *                                      printing what it won as one JSON line.
+ *                                      printing what it won as one JSON line;
+ *   tsx sqlite-child.ts <path> append  appends 1..5 to events:R1 once told "go", then exits.
  */
 import { createSqliteStore } from '../../../src/server/sqlite';
 
@@ -20,6 +21,12 @@ if (mode === 'write') {
   console.log('committed');
   // Held open, as a running companion would be, until SIGKILL.
   setInterval(() => {}, 1000);
+} else if (mode === 'append') {
+  console.log('ready');
+  await new Promise((resolve) => process.stdin.once('data', resolve));
+  for (let index = 1; index <= 5; index++) await store.append('events:R1', index);
+  await store.close();
+  process.exit(0);
 } else {
   // Start together: the parent writes "go" once every child is ready.
   console.log('ready');

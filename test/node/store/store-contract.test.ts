@@ -285,7 +285,7 @@ contract(
   async () => {
     folder = mkdtempSync(join(tmpdir(), 'paydrop-store-'));
     const path = join(folder, 'checkout.db');
-    return { open: () => createSqliteStore({ path }), shared: true, sharedSubscribe: false };
+    return { open: () => createSqliteStore({ path }), shared: true, sharedSubscribe: true };
   },
   async () => {
     rmSync(folder, { recursive: true, force: true });
