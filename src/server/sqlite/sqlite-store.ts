@@ -25,9 +25,10 @@ export interface SqliteStoreOptions {
    */
   readonly path: string;
   /**
-   * `normal` (default): a committed step survives the process being killed at any moment; a power
-   * cut may lose the last steps before it (the file stays consistent). `full` syncs the disk on
-   * every commit, surviving a power cut too, at a cost in latency that depends on the disk.
+   * `full` (default): every commit is synced to the disk, so a committed step survives the process
+   * being killed and a power cut alike (about 0.2 ms a write on this project's machine). `normal`
+   * syncs less often: a killed process still loses nothing committed, but a power cut may undo the
+   * last steps before it (the file stays consistent) — an outcome reported again, say.
    */
   readonly durability?: 'normal' | 'full' | undefined;
   /** How long to wait for another process's write lock before failing, in ms. Default 5000. */
@@ -116,7 +117,7 @@ export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
   try {
     // WAL: readers never block the writer, and a commit is an append, not a rewrite.
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
     migrate(db, options.path);
   } catch (error) {
     db.close();
