@@ -5,7 +5,7 @@
  * script tag (paydrop-back-office.js) and tells this page through `paydrop:payout-sent`.
  * Every provider string reaches the page as text; no markup is written anywhere.
  */
-import { computed, signal } from '@preact/signals';
+import { batch, computed, signal } from '@preact/signals';
 import { h, render } from 'preact';
 import { createBackOfficeApi, formatMoney } from '../src/back-office';
 import type {
@@ -52,11 +52,24 @@ async function loadPayouts(): Promise<void> {
   payouts.value = new Map(list.map((payout) => [payout.reference, payout]));
 }
 
-async function loadTransactions(): Promise<void> {
+/** The page asked for last (1 = newest); a refresh from a live event keeps it. */
+let wantedPage = 1;
+let loads = 0;
+
+/** Loads page `wanted` and shows it with its number in one go; only the latest load lands. */
+async function loadTransactions(wanted = wantedPage): Promise<void> {
+  wantedPage = wanted;
+  const load = ++loads;
   const first = await api.transactions(1, PER_PAGE);
   // Newest first: the provider's list is oldest first, so page 1 here is its last page.
-  const providerPage = Math.max(1, first.pageCount - page.value + 1);
-  transactions.value = providerPage === 1 ? first : await api.transactions(providerPage, PER_PAGE);
+  const target = Math.min(Math.max(1, wanted), Math.max(1, first.pageCount));
+  const providerPage = Math.max(1, first.pageCount - target + 1);
+  const shown = providerPage === 1 ? first : await api.transactions(providerPage, PER_PAGE);
+  if (load !== loads) return;
+  batch(() => {
+    page.value = target;
+    transactions.value = shown;
+  });
 }
 
 function refresh(): void {
@@ -242,10 +255,7 @@ function Transactions() {
         {
           type: 'button',
           disabled: page.value <= 1,
-          onClick: () => {
-            page.value -= 1;
-            void loadTransactions();
-          },
+          onClick: () => void loadTransactions(page.value - 1),
         },
         'Newer',
       ),
@@ -259,10 +269,7 @@ function Transactions() {
         {
           type: 'button',
           disabled: page.value >= pages,
-          onClick: () => {
-            page.value += 1;
-            void loadTransactions();
-          },
+          onClick: () => void loadTransactions(page.value + 1),
         },
         'Older',
       ),

@@ -1,0 +1,307 @@
+/**
+ * The demo's back office (issue 14) in Chromium, as a merchant's staff use it: the payout form
+ * rendered from each currency's requirements (NGN, GBP, USD), each validation failure on its
+ * field with nothing sent, insufficient balance said plainly, an NGN payout watched live to
+ * Completed, a failed payout's reason, a reversal appearing, a retry after a lost answer sending
+ * one transfer, and the transaction list paged; all under the demo's strict CSP with Trusted
+ * Types, without a violation. One demo server for the file (its state lives in a temporary
+ * folder). Run `npm run build:widget` (or `npx vite build --mode back-office`) first.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser';
+
+const RECORDER = `
+window.__demo = { violations: [] };
+document.addEventListener('securitypolicyviolation', (event) => {
+  window.__demo.violations.push(event.violatedDirective + ' ' + event.blockedURI);
+}, true);
+`;
+
+let browser: Browser;
+let demo: ChildProcess;
+let dataDir: string;
+let base: string;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+
+function startDemo(): Promise<{ process: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
+    env: { ...process.env, PORT: '0', PAYDROP_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /ready at (http:\/\/[^\s]+?)\/?\s/.exec(output);
+      if (match?.[1]) resolve({ process: child, url: match[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`demo exited with ${code}`)));
+  });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'paydrop-back-office-'));
+  browser = await launchChromium();
+  const started = await startDemo();
+  demo = started.process;
+  base = started.url;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (demo && demo.exitCode === null) {
+    const exited = new Promise((resolve) => demo.once('exit', resolve));
+    demo.kill('SIGTERM');
+    await exited;
+  }
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  await context.addInitScript(RECORDER);
+  problems = [];
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (/Content Security Policy|Trusted Type/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(`${base}/back-office`);
+  await page.getByLabel('Account name').waitFor();
+});
+
+afterEach(async () => {
+  expect(await page.evaluate('window.__demo.violations')).toEqual([]);
+  expect(problems).toEqual([]);
+  await context?.close();
+});
+
+const amountField = () => page.getByRole('textbox', { name: /^Amount \(/ });
+
+/** The payouts the handler lists (newest first), from the page's own origin. */
+async function listedPayouts(): Promise<
+  Array<{ reference: string; tenantReference: string; status: string }>
+> {
+  const answer = await page.request.get(`${base}/api/back-office/payouts?limit=500`);
+  return (await answer.json()).payouts;
+}
+
+async function fillNgn(
+  values: Partial<Record<'amount' | 'name' | 'number' | 'code' | 'narration', string>> = {},
+) {
+  await amountField().fill(values.amount ?? '1500.50');
+  await page.getByLabel('Account name').fill(values.name ?? 'Ada Obi');
+  await page.getByLabel('Account number').fill(values.number ?? '0123456789');
+  await page.getByLabel('Bank code').fill(values.code ?? '058');
+  await page.getByLabel('Narration').fill(values.narration ?? 'Supplier invoice 88');
+}
+
+function row(reference: string) {
+  return page.locator(`#payouts tr[data-reference="${reference}"]`);
+}
+
+async function send(): Promise<string> {
+  await page.getByRole('button', { name: 'Send payout' }).click();
+  const status = page.locator('.pd-payout-form [role="status"]');
+  await expect.poll(() => status.textContent()).toMatch(/Payout \S+ of .* sent/);
+  return /Payout (\S+) of/.exec((await status.textContent()) ?? '')?.[1] ?? '';
+}
+
+describe('the back office', () => {
+  it.each([
+    ['NGN', 'Bank code', '3 to 6 digits, e.g. 058', 'Account number', '10 digits'],
+    ['GBP', 'Sort code', '6 to 8 digits, e.g. 40-47-84', 'Account number', '8 digits'],
+    ['USD', 'Routing number', '9 digits, e.g. 021000021', 'Account number', '6 to 17 digits'],
+  ])(
+    'renders the %s form from its requirements',
+    async (currency, routing, routingHint, account, accountHint) => {
+      await page.getByLabel('Currency', { exact: true }).first().selectOption(currency);
+      await page.getByLabel(routing).waitFor();
+      await expect.poll(() => amountField().getAttribute('id')).toBe('payout-amount');
+      expect(await page.getByRole('textbox', { name: `Amount (${currency})` }).count()).toBe(1);
+      const routingInput = page.getByLabel(routing);
+      expect(
+        await page.locator(`#${await routingInput.getAttribute('aria-describedby')}`).textContent(),
+      ).toBe(routingHint);
+      const accountInput = page.getByLabel(account);
+      expect(
+        await page.locator(`#${await accountInput.getAttribute('aria-describedby')}`).textContent(),
+      ).toMatch(accountHint);
+      expect(await page.getByLabel('Narration').count()).toBe(1);
+    },
+  );
+
+  it('shows each validation failure on its field, moves focus there, and sends nothing', async () => {
+    const before = (await listedPayouts()).length;
+    await amountField().fill('12.345');
+    await page.getByLabel('Account number').fill('12');
+    await page.getByLabel('Bank code').fill('ab');
+    await page.getByRole('button', { name: 'Send payout' }).click();
+    const expectations: Array<[string, RegExp]> = [
+      ['Amount (NGN)', /at most 2 decimals/],
+      ['Account name', /Enter the account name/],
+      ['Account number', /must be 10 digits/],
+      ['Bank code', /must be 3 to 6 digits/],
+      ['Narration', /Enter a narration/],
+    ];
+    for (const [label, message] of expectations) {
+      const input = page.getByLabel(label, { exact: true });
+      expect(await input.getAttribute('aria-invalid'), label).toBe('true');
+      const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ');
+      const texts = await Promise.all(ids.map((id) => page.locator(`#${id}`).textContent()));
+      expect(texts.join(' '), label).toMatch(message);
+    }
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('payout-amount');
+    await expect
+      .poll(() => page.getByRole('alert').allTextContents())
+      .toContainEqual(expect.stringMatching(/Nothing was sent/));
+    expect((await listedPayouts()).length).toBe(before);
+    // Typing a good value clears its error at once.
+    await page.getByLabel('Bank code').fill('058');
+    expect(await page.getByLabel('Bank code').getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('says plainly when the balance is not enough, on the amount, and sends nothing', async () => {
+    const before = (await listedPayouts()).length;
+    await fillNgn({ amount: '20000000.00' });
+    await page.getByRole('button', { name: 'Send payout' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').allTextContents())
+      .toContainEqual(
+        expect.stringMatching(
+          /Your NGN balance is not enough for this payout\. Nothing was sent\./,
+        ),
+      );
+    expect(await amountField().getAttribute('aria-invalid')).toBe('true');
+    expect((await listedPayouts()).length).toBe(before);
+  });
+
+  it('an NGN payout from the form moves live from Pending to Completed; balances follow', async () => {
+    const balance = page.locator('#balances dd[data-currency="NGN"]');
+    await balance.waitFor();
+    const start = await balance.textContent();
+    await fillNgn({ amount: '2500.00' });
+    const reference = await send();
+    await expect
+      .poll(() => row(reference).locator('.status').textContent())
+      .toMatch(/Pending|Completed/);
+    await expect
+      .poll(() => row(reference).locator('.status').textContent(), { timeout: 10_000 })
+      .toBe('Completed');
+    await expect.poll(() => balance.textContent()).not.toBe(start);
+  });
+
+  it("a failed payout shows the provider's reason; a reversal appears live", async () => {
+    await fillNgn({ amount: '300.00', number: '0000000000', name: 'Wrong Account' });
+    const failed = await send();
+    await expect
+      .poll(() => row(failed).locator('td.reason').textContent(), { timeout: 10_000 })
+      .toBe('Invalid beneficiary account details.');
+    expect(await row(failed).locator('.status').textContent()).toBe('Failed');
+
+    await fillNgn({ amount: '400.00' });
+    const completed = await send();
+    await expect
+      .poll(() => row(completed).locator('.status').textContent(), { timeout: 10_000 })
+      .toBe('Completed');
+    await row(completed)
+      .getByRole('button', { name: `Reverse payout ${completed}` })
+      .click();
+    await expect
+      .poll(() => row(completed).locator('.status').textContent(), { timeout: 10_000 })
+      .toBe('Reversed');
+    expect(await row(completed).locator('td.reason').textContent()).toBe(
+      'Returned by the receiving bank.',
+    );
+  });
+
+  it('a retry after a lost answer sends one transfer: the same tenantReference twice', async () => {
+    const bodies: string[] = [];
+    let lost = false;
+    await page.route('**/api/back-office/payouts', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      bodies.push(route.request().postData() ?? '');
+      if (!lost) {
+        lost = true;
+        // The request reaches the server (the payout is made), then the answer is lost.
+        await route.fetch();
+        return route.abort('connectionreset');
+      }
+      return route.continue();
+    });
+    await fillNgn({ amount: '123.45' });
+    const reference = await send();
+    expect(bodies).toHaveLength(2);
+    const keys = bodies.map((body) => JSON.parse(body).tenantReference);
+    expect(keys[0]).toBe(keys[1]);
+    const same = (await listedPayouts()).filter((payout) => payout.tenantReference === keys[0]);
+    expect(same.map((payout) => payout.reference)).toEqual([reference]);
+  });
+
+  it('pages the transaction list, newest first', async () => {
+    // Enough transactions for two pages of five, sent through the handler from the page itself.
+    for (let i = 0; i < 6; i++) {
+      const answer = await page.evaluate(async (n) => {
+        const response = await fetch('/api/back-office/payouts', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            tenantReference: `paging-${n}-${crypto.randomUUID()}`,
+            amount: { amountMinor: 10_000 + n, currency: 'NGN' },
+            narration: `Paging ${n}`,
+            paymentMethodType: 'BankCode',
+            paymentMethodValue: '058',
+            beneficiary: { accountName: 'Ada Obi', accountNumber: '0123456789' },
+          }),
+        });
+        return response.status;
+      }, i);
+      expect(answer).toBe(202);
+    }
+    await page.reload();
+    const pager = page.getByRole('navigation', { name: 'Transaction pages' });
+    await expect.poll(() => pager.textContent()).toMatch(/Page 1 of \d+/);
+    const rows = async () =>
+      (await page.locator('#transactions tbody tr').allTextContents()).map((text) =>
+        text.replace(/[\u00a0\u202f]/g, ' '),
+      );
+    const firstPage = await rows();
+    expect(firstPage.length).toBeGreaterThan(0);
+    expect(firstPage[0]).toMatch(/NGN 100\.05/);
+    await pager.getByRole('button', { name: 'Older' }).click();
+    await expect.poll(() => pager.textContent()).toMatch(/Page 2 of/);
+    await expect.poll(rows).not.toEqual(firstPage);
+    const secondPage = await rows();
+    expect(secondPage.length).toBeGreaterThan(0);
+    await pager.getByRole('button', { name: 'Newer' }).click();
+    await expect.poll(() => pager.textContent()).toMatch(/Page 1 of/);
+  });
+
+  it('creates a payment link, lists it and opens it', async () => {
+    await page.getByLabel('Link name').fill('Workshop ticket');
+    await page.getByLabel('Link amount (empty: the payer chooses)').fill('35.00');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    const opener = page.getByRole('link', { name: /^Open / });
+    await opener.first().waitFor();
+    expect(await page.locator('#links tbody tr').first().textContent()).toMatch(
+      /Workshop ticket.*£35\.00.*One-time.*New/,
+    );
+    const [hosted] = await Promise.all([context.waitForEvent('page'), opener.first().click()]);
+    await hosted.waitForLoadState();
+    expect(hosted.url()).toMatch(/\/pages\/link\//);
+    await hosted.close();
+  });
+});
+
+// Keeps the shop's header link honest: the back office is one click from the shop.
+it('the shop links to the back office', async () => {
+  const shop = await readFile(new URL('../../demo/index.html', import.meta.url), 'utf8');
+  expect(shop).toMatch(/<a href="\/back-office">Back office<\/a>/);
+});
