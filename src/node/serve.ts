@@ -33,6 +33,11 @@ export async function readBody(incoming: IncomingMessage): Promise<Buffer | 'too
   return Buffer.concat(chunks);
 }
 
+/** A request that cannot be turned into a URL (a malformed Host): the client's fault, a 400. */
+export class MalformedRequestError extends Error {
+  override readonly name = 'MalformedRequestError' as const;
+}
+
 export function toRequest(
   incoming: IncomingMessage,
   body: Uint8Array | undefined,
@@ -46,7 +51,13 @@ export function toRequest(
     else if (value !== undefined) headers.set(name, value);
   }
   const method = incoming.method ?? 'GET';
-  return new Request(new URL(url ?? '/', `http://${host}`), {
+  let target: URL;
+  try {
+    target = new URL(url ?? '/', `http://${host}`);
+  } catch {
+    throw new MalformedRequestError('The Host header or the request target is not valid.');
+  }
+  return new Request(target, {
     method,
     headers,
     ...(signal ? { signal } : {}),
@@ -142,6 +153,13 @@ export function nodeListener(
       await writeResponse(response, outgoing);
     } catch (error) {
       if (gone.signal.aborted) return;
+      if (error instanceof MalformedRequestError && !outgoing.headersSent) {
+        outgoing.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
+        outgoing.end(
+          JSON.stringify({ error: { code: 'invalid_request', message: error.message } }),
+        );
+        return;
+      }
       console.error('paydrop: request failed', error);
       if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
       outgoing.end();

@@ -39,10 +39,14 @@ const WebhookStep = v.variant('type', [
 
 const Chance = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
 
+/** An outage: every call within this many seconds (sandbox time) of the config gets `step`. */
+const Duration = v.pipe(v.number(), v.minValue(0), v.maxValue(7 * 24 * 3600));
+
 const OperationRule = v.strictObject({
   endpoint: v.picklist([...OPERATION_NAMES, '*'] as const),
   steps: v.optional(v.pipe(v.array(OperationStep), v.maxLength(100))),
   chance: v.optional(Chance),
+  forSeconds: v.optional(Duration),
   step: v.optional(OperationStep),
 });
 
@@ -53,12 +57,15 @@ const WebhookRule = v.strictObject({
   step: v.optional(WebhookStep),
 });
 
-/** One rule of the fault list; `steps` or `chance` + `step`. */
+/** One rule of the fault list; `steps`, or `step` with `chance` and/or `forSeconds`. */
 export const FaultRuleSchema = v.pipe(
   v.union([WebhookRule, OperationRule]),
   v.check(
-    (rule) => (rule.steps !== undefined) !== (rule.chance !== undefined && rule.step !== undefined),
-    'a fault needs either "steps" or both "chance" and "step"',
+    (rule) =>
+      (rule.steps !== undefined) !==
+      (rule.step !== undefined &&
+        (rule.chance !== undefined || ('forSeconds' in rule && rule.forSeconds !== undefined))),
+    'a fault needs either "steps", or "step" with "chance" or "forSeconds"',
   ),
 );
 
@@ -87,16 +94,24 @@ export interface FaultPlan {
   random(): number;
 }
 
-export function createFaultPlan(rules: readonly FaultRule[], seed: number): FaultPlan {
+export function createFaultPlan(
+  rules: readonly FaultRule[],
+  seed: number,
+  now: () => number = Date.now,
+): FaultPlan {
   const random = seededRandom(seed);
   const remaining = rules.map((rule) => [...(rule.steps ?? [])]);
+  const configuredAt = now();
 
   function take<T>(matches: (rule: FaultRule) => boolean): T | undefined {
     for (const [index, rule] of rules.entries()) {
       if (!matches(rule)) continue;
       const script = remaining[index];
       if (rule.steps && script && script.length > 0) return script.shift() as T;
-      if (rule.chance !== undefined && rule.step && random() < rule.chance) return rule.step as T;
+      const forSeconds = 'forSeconds' in rule ? rule.forSeconds : undefined;
+      // An outage strikes every call until it is over (and, with a chance, only some of them).
+      if (forSeconds !== undefined && now() - configuredAt >= forSeconds * 1000) continue;
+      if (rule.step && (rule.chance === undefined || random() < rule.chance)) return rule.step as T;
     }
     return undefined;
   }

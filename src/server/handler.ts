@@ -31,7 +31,13 @@ export interface CheckoutHandler {
   (request: Request): Promise<Response>;
   /** Resolves once background work (webhook confirmation) has finished; for tests and shutdown. */
   idle(): Promise<void>;
-  /** Cancels pending re-checks. The handler answers 503 afterwards. */
+  /**
+   * Runs the background work that is due now (confirmations, reconciliation) and resolves when
+   * it is done. Due work runs by itself within a second; this is for simulations that move the
+   * clock given as `now` (the chaos tests and bench).
+   */
+  runDue(): Promise<void>;
+  /** Stops looking for due work; pending work stays in the store. The handler answers 503 afterwards. */
   close(): void;
 }
 
@@ -482,6 +488,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     async idle() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },
+    runDue: () => (jobs as JobPicker).runDue(),
     close() {
       closed = true;
       jobs?.close();

@@ -55,8 +55,6 @@ export function createJobPicker(deps: JobPickerDeps) {
   const { store, now, logger } = deps;
   const owner = crypto.randomUUID();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let running = false;
-  let again = false;
   let closed = false;
 
   async function runQueue(queue: string, run: JobRunner): Promise<number> {
@@ -82,26 +80,33 @@ export function createJobPicker(deps: JobPickerDeps) {
     return jobs.length;
   }
 
-  async function pick(): Promise<void> {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
+  /** Claims and runs due jobs until none is left due (several batches if need be). */
+  async function pickAll(): Promise<void> {
     try {
+      let claimed: number;
       do {
-        again = false;
-        let claimed = 0;
+        claimed = 0;
         for (const [queue, run] of Object.entries(deps.queues)) {
           claimed += await runQueue(queue, run);
         }
-        // A full batch may have more behind it.
-        if (claimed >= BATCH) again = true;
-      } while (again && !closed);
+      } while (claimed >= BATCH && !closed);
     } finally {
-      running = false;
       arm();
     }
+  }
+
+  // One pick at a time per instance; a wake during a pick queues one more, never a pile.
+  let chain: Promise<void> = Promise.resolve();
+  let queued: Promise<void> | undefined;
+  function runDue(): Promise<void> {
+    if (queued) return queued;
+    const next = chain.then(() => {
+      queued = undefined;
+      return closed ? undefined : pickAll();
+    });
+    queued = next;
+    chain = next.catch(() => undefined);
+    return next;
   }
 
   function arm(): void {
@@ -116,12 +121,14 @@ export function createJobPicker(deps: JobPickerDeps) {
 
   function wake(): void {
     if (closed) return;
-    deps.background(pick);
+    deps.background(runDue);
   }
 
   return {
     /** Looks for due work now (after scheduling some), and keeps looking every second. */
     wake,
+    /** Runs what is due now and resolves when it is done (a simulation that moved the clock). */
+    runDue,
     /** Adds (or moves) a job and wakes the picker when it is due now. */
     async schedule(queue: string, key: string, value: unknown, dueAt: number): Promise<void> {
       await store.schedule(queue, key, value, dueAt);

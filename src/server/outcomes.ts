@@ -203,7 +203,9 @@ export function createOutcomes(deps: OutcomeDeps) {
     if (!known) {
       // Not ours, or forged: at most one provider call per reference per minute, for a day.
       if (now() - job.since > UNKNOWN_GIVE_UP_MS) return { done: true };
-      if (!(await store.add(`lookup:${reference}`, true, UNKNOWN_LOOKUP_MS))) {
+      if (!(await store.add(`lookup:${reference}`, 'asking', UNKNOWN_LOOKUP_MS))) {
+        // Asked within the minute: the provider said it has no such payment, or is being asked.
+        if ((await store.get(`lookup:${reference}`)) === 'absent') return { done: true };
         return { retryAt: now() + UNKNOWN_LOOKUP_MS };
       }
     }
@@ -213,7 +215,10 @@ export function createOutcomes(deps: OutcomeDeps) {
         return { done: true };
       }
     } catch (error) {
-      if (!known && error instanceof ProviderNotFoundError) return { done: true };
+      if (!known && error instanceof ProviderNotFoundError) {
+        await store.set(`lookup:${reference}`, 'absent', UNKNOWN_LOOKUP_MS);
+        return { done: true };
+      }
       if (!(error instanceof ProviderError)) throw error;
       logger.warn('paydrop: could not confirm a payment; it will be checked again', {
         reference,

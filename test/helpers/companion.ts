@@ -34,6 +34,12 @@ export interface CompanionRig {
   readonly logLines: string[];
   /** Every call the companion made to the provider: method and path. */
   readonly providerCalls: Array<{ method: string; path: string }>;
+  /**
+   * Moves the sandbox's clock and the companion's together, as if `seconds` had passed: a
+   * provider outage of minutes, and the companion's backoff through it, in milliseconds. Resolves
+   * once the companion has run what came due.
+   */
+  advance(seconds: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,6 +53,7 @@ export async function startCompanion(
   const logLines: string[] = [];
   const providerCalls: Array<{ method: string; path: string }> = [];
   let handler: CheckoutHandler | undefined;
+  let offsetMs = 0;
   const running = await serve((request) => {
     if (!handler) return Promise.resolve(new Response('starting', { status: 503 }));
     return handler(request);
@@ -73,6 +80,7 @@ export async function startCompanion(
         logLines.push(`error ${message} ${JSON.stringify(details ?? {})}`),
     },
     fetch: countingFetch,
+    now: () => Date.now() + offsetMs,
     ...overrides,
   });
   const url = `${running.url}/api/checkout`;
@@ -86,6 +94,12 @@ export async function startCompanion(
     payoutOutcomes,
     logLines,
     providerCalls,
+    async advance(seconds) {
+      const moved = await sandbox.request('POST', '/__sandbox/clock', { advanceSeconds: seconds });
+      expect(moved.status).toBe(200);
+      offsetMs += seconds * 1000;
+      await handler?.runDue();
+    },
     async close() {
       handler?.close();
       await running.close();

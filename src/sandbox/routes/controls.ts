@@ -87,7 +87,7 @@ export async function configure(context: RouteContext): Promise<Response> {
   if (input.faults !== undefined) world.config.faults = input.faults;
   if (input.faults !== undefined || input.seed !== undefined) {
     // New rules or a new seed start their scripts from the top.
-    world.faultPlan = createFaultPlan(world.config.faults, world.config.seed);
+    world.faultPlan = createFaultPlan(world.config.faults, world.config.seed, world.clock.now);
   }
   return describeConfig(context);
 }

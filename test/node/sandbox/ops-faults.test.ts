@@ -172,6 +172,31 @@ describe('operation faults', () => {
   });
 });
 
+describe('outages in sandbox time', () => {
+  it('forSeconds strikes every call until the clock has moved past it, then none', async () => {
+    await configure(sandbox, {
+      faults: [{ endpoint: 'validate', forSeconds: 45, step: { type: 'error', status: 503 } }],
+    });
+    const body = { amount: { currencyCode: 'NGN', amount: 100 } };
+    expect((await call(sandbox, 'POST', VALIDATE, body)).status).toBe(503);
+    await advance(sandbox, 44);
+    expect((await call(sandbox, 'POST', VALIDATE, body)).status).toBe(503);
+    expect((await call(sandbox, 'POST', INITIATE, TRANSFER_INITIATION)).status).toBe(200);
+    await advance(sandbox, 2);
+    expect((await call(sandbox, 'POST', VALIDATE, body)).status).toBe(200);
+  });
+
+  it('refuses a step with neither steps, chance nor forSeconds, and a negative duration', async () => {
+    for (const rule of [
+      { endpoint: 'status', step: { type: 'drop' } },
+      { endpoint: 'status', forSeconds: -1, step: { type: 'drop' } },
+    ]) {
+      const answer = await call(sandbox, 'POST', '/__sandbox/config', { faults: [rule] });
+      expect(answer.status, JSON.stringify(rule)).toBe(400);
+    }
+  });
+});
+
 describe('chance-based faults', () => {
   const rule = { endpoint: 'transactions', chance: 0.5, step: { type: 'error', status: 503 } };
 
