@@ -37,7 +37,8 @@ export const CATALOGUE: Readonly<Record<string, ResolvedOrder & { name: string }
 };
 
 export function resolveDemoOrder(orderId: string): ResolvedOrder | null {
-  const item = CATALOGUE[orderId];
+  // Own properties only: '__proto__' or 'constructor' from a browser is no product (issue 9).
+  const item = Object.hasOwn(CATALOGUE, orderId) ? CATALOGUE[orderId] : undefined;
   if (!item) return null;
   return {
     amountMinor: item.amountMinor,

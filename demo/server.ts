@@ -183,7 +183,10 @@ async function control(request: Request, path: string): Promise<Response> {
 /** A page of another site may not work the demo's controls or make its links. */
 function sameOrigin(request: Request): boolean {
   const origin = request.headers.get('origin');
-  return origin === null || origin === new URL(request.url).origin;
+  // As the companion checks: a browser that says the call is cross-site, without an Origin, is
+  // not trusted either.
+  if (origin === null) return request.headers.get('sec-fetch-site') !== 'cross-site';
+  return origin === new URL(request.url).origin;
 }
 
 let provider: ProviderClient | undefined;

@@ -4,6 +4,7 @@
 // flagged, forged webhooks that cost memory and provider calls, a 500 for a malformed Host.
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { resolveDemoOrder } from '../../../demo/catalogue';
 import { createProviderClient } from '../../../src/provider/client';
 import { createMemoryStore } from '../../../src/server';
 import {
@@ -367,6 +368,16 @@ describe('a bounded webhook receiver', () => {
 });
 
 describe('junk at the edges', () => {
+  it("the demo's catalogue answers {order: '__proto__'} with 404 order_not_found, not a 500", async () => {
+    const on = await started({ resolveOrder: resolveDemoOrder });
+    for (const order of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const answer = await call(on, 'POST', '/session', { body: { order } });
+      expect(answer.status, order).toBe(404);
+      expect(answer.body.error.code).toBe('order_not_found');
+    }
+    expect(on.logLines.filter((line) => line.startsWith('error'))).toEqual([]);
+  });
+
   it('a malformed Host gets 400, never a 500, and logs no stack', async () => {
     const on = await started();
     const { port } = new URL(on.url);
