@@ -176,4 +176,95 @@ async function main(): Promise<void> {
   }
   if (!redis) console.log('  redis    skipped: no redis-server (set REDIS_SERVER)');
   console.log(`  ${within ? 'within budget' : 'OVER BUDGET'}`);
+  await inProcess(CALLS, secretKey);
+}
+
+/**
+ * The companion's own work per forwarded call with each store, without sockets: the handler and
+ * an embedded sandbox in this process, the same status call straight to the sandbox and through
+ * the handler. Far less sensitive to the machine's load than the loopback numbers above; what the
+ * store costs is the difference between its row and memory's.
+ */
+async function inProcess(calls: number, secretKey: string): Promise<void> {
+  const { createSandboxHandler } = await import('../src/sandbox');
+  const { createCheckoutHandler, createMemoryStore } = await import('../src/server');
+  const { createSqliteStore } = await import('../src/server/sqlite');
+  const { createRedisStore } = await import('../src/server/redis');
+  const { hasRedisServer, startRedis } = await import('../test/helpers/redis');
+  const folder = mkdtempSync(join(tmpdir(), 'paydrop-bench-'));
+  const redis = hasRedisServer() ? await startRedis() : undefined;
+  const stores = [
+    ['memory', createMemoryStore()],
+    ['sqlite', createSqliteStore({ path: join(folder, 'in-process.db') })],
+    ...(redis ? [['redis', createRedisStore({ url: redis.url })] as const] : []),
+  ] as const;
+  const median = (times: number[]) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  };
+  console.log(`companion's own work by store (in process, no sockets, ${calls} calls)`);
+  try {
+    for (const [kind, store] of stores) {
+      const sandbox = createSandboxHandler({ secretKey, basePath: '/sandbox' });
+      const handler = createCheckoutHandler({
+        secretKey,
+        baseUrl: 'http://sandbox.bench/sandbox',
+        resolveOrder: () => ({ amountMinor: 250_050, currency: 'NGN', description: 'bench' }),
+        logger: { warn: () => {}, error: console.error },
+        fetch: (input, init) => sandbox(new Request(input, init)),
+        store,
+      });
+      const call = async (path: string, init: RequestInit = {}) => {
+        const response = await handler(new Request(`http://shop.bench/api/checkout${path}`, init));
+        const body = (await response.json()) as { token: string; payment: { reference: string } };
+        if (!response.ok) throw new Error(`bench call failed: ${response.status}`);
+        return body;
+      };
+      const payments: Array<{ token: string; reference: string }> = [];
+      for (let index = 0; index < calls + 100; index++) {
+        const session = await call('/session', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ order: `bench-${index}` }),
+        });
+        const initiated = await call('/initiate', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token}` },
+          body: JSON.stringify({ channel: 'PayByTransfer' }),
+        });
+        payments.push({ token: initiated.token, reference: initiated.payment.reference });
+      }
+      const direct: number[] = [];
+      const via: number[] = [];
+      for (const [index, payment] of payments.entries()) {
+        let start = performance.now();
+        await (
+          await sandbox(
+            new Request(
+              `http://sandbox.bench/sandbox/api/payment/pay/status/${payment.reference}`,
+              {
+                headers: { 'X-Api': secretKey },
+              },
+            ),
+          )
+        ).text();
+        const directMs = performance.now() - start;
+        start = performance.now();
+        await call('/status', { headers: { authorization: `Bearer ${payment.token}` } });
+        // The first 100 warm the JIT.
+        if (index >= 100) {
+          direct.push(directMs);
+          via.push(performance.now() - start);
+        }
+      }
+      const added = median(via) - median(direct);
+      console.log(`  ${kind.padEnd(8)} added p50 ${(added * 1000).toFixed(0).padStart(5)} µs`);
+      handler.close();
+      sandbox.close();
+      await store.close();
+    }
+  } finally {
+    await redis?.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
