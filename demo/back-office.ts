@@ -124,6 +124,26 @@ async function reverse(reference: string): Promise<void> {
   }
 }
 
+/** The sandbox fails a payout to account 0000000000 (README, "Payouts"): one such, sent for you. */
+async function sendFailing(): Promise<void> {
+  try {
+    const result = await api.sendPayout({
+      tenantReference: `demo-failing-${crypto.randomUUID()}`,
+      amount: { amountMinor: 50_000, currency: 'NGN' },
+      narration: 'Sandbox: a payout that fails',
+      paymentMethodType: 'BankCode',
+      paymentMethodValue: '058',
+      beneficiary: { accountName: 'Unknown Account', accountNumber: '0000000000' },
+    });
+    if (result.status === 'accepted') {
+      upsert(result.payout);
+      notice.value = `Sent payout ${result.payout.reference} to account 0000000000: the sandbox fails it.`;
+    } else notice.value = `Not sent: ${result.status}.`;
+  } catch (error) {
+    notice.value = `Not sent: ${(error as Error).message}`;
+  }
+}
+
 async function settle(): Promise<void> {
   await control('/settle', 'POST').catch(() => {});
   notice.value = 'The sandbox clock moved 2 seconds: pending payouts settle.';
@@ -141,6 +161,11 @@ function Payouts() {
         'button',
         { type: 'button', onClick: () => void settle() },
         'Settle pending payouts now (sandbox)',
+      ),
+      h(
+        'button',
+        { type: 'button', onClick: () => void sendFailing() },
+        'Send a payout that fails (sandbox)',
       ),
       h('p', { class: 'hint', role: 'status' }, notice.value),
     ),

@@ -114,7 +114,8 @@ async function send(): Promise<string> {
   return /Payout (\S+) of/.exec((await status.textContent()) ?? '')?.[1] ?? '';
 }
 
-describe('the back office', () => {
+// Under a loaded machine a journey with three settlements can outlast the default 20 s.
+describe('the back office', { timeout: 45_000 }, () => {
   it.each([
     ['NGN', 'Bank code', '3 to 6 digits, e.g. 058', 'Account number', '10 digits'],
     ['GBP', 'Sort code', '6 to 8 digits, e.g. 40-47-84', 'Account number', '8 digits'],
@@ -220,6 +221,18 @@ describe('the back office', () => {
     expect(await row(completed).locator('td.reason').textContent()).toBe(
       'Returned by the receiving bank.',
     );
+  });
+
+  it('the sandbox control sends a payout that fails, and its reason shows', async () => {
+    await page.getByRole('button', { name: 'Send a payout that fails (sandbox)' }).click();
+    const notice = page.locator('#payouts [role="status"]');
+    await expect
+      .poll(() => notice.textContent())
+      .toMatch(/Sent payout (\S+) to account 0000000000/);
+    const reference = /Sent payout (\S+) to/.exec((await notice.textContent()) ?? '')?.[1] ?? '';
+    await expect
+      .poll(() => row(reference).locator('td.reason').textContent(), { timeout: 10_000 })
+      .toBe('Invalid beneficiary account details.');
   });
 
   it('a retry after a lost answer sends one transfer: the same tenantReference twice', async () => {
