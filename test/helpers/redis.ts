@@ -111,8 +111,12 @@ async function startOnce(port: number): Promise<RunningRedis> {
   };
 }
 
-/** Starts a redis-server; retries on another port if the chosen one was taken meanwhile. */
-export async function startRedis(): Promise<RunningRedis> {
+/**
+ * Starts a redis-server; retries on another port if the chosen one was taken meanwhile. Give
+ * `port` to start one again where a stopped one was (a Redis restart, clients reconnecting).
+ */
+export async function startRedis(options: { port?: number } = {}): Promise<RunningRedis> {
+  if (options.port !== undefined) return startOnce(options.port);
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {

@@ -20,6 +20,8 @@ import { APPEND, CLAIM, LEASE, RELEASE, SCHEDULE } from './scripts';
 interface RedisStoreCommonOptions {
   /** Put before every key and channel, so one Redis can serve other things too. Default `paydrop:`. */
   readonly prefix?: string | undefined;
+  /** Another name for `prefix` (ioredis's). */
+  readonly keyPrefix?: string | undefined;
   /** Events kept per stream, approximately (`XADD MAXLEN ~`). Default 100. */
   readonly maxEventsPerStream?: number | undefined;
   /** How long an idle stream is kept, in ms. Default 24 hours. */
@@ -88,6 +90,8 @@ function checkOptions(options: RedisStoreOptions): void {
         `${WHERE}: url must be a redis:// or rediss:// URL, e.g. redis://localhost:6379`,
       );
   }
+  if (options.keyPrefix !== undefined && options.keyPrefix !== options.prefix)
+    throw new TypeError(`${WHERE}: give prefix or keyPrefix, not both`);
   if (options.prefix !== undefined && (typeof options.prefix !== 'string' || options.prefix === ''))
     throw new TypeError(
       `${WHERE}: prefix must be a non-empty string (clear() deletes every key under it)`,
@@ -100,6 +104,8 @@ function checkOptions(options: RedisStoreOptions): void {
 }
 
 /**
+ * `createRedisStore(url)` is short for `createRedisStore({ url })`.
+ *
  * @example
  * import { createCheckoutHandler } from 'paydrop/server';
  * import { createRedisStore } from 'paydrop/server/redis';
@@ -109,7 +115,10 @@ function checkOptions(options: RedisStoreOptions): void {
  *   store: createRedisStore({ url: process.env.REDIS_URL }),
  * });
  */
-export function createRedisStore(options: RedisStoreOptions): CheckoutStore {
+export function createRedisStore(options: RedisStoreOptions | string): CheckoutStore {
+  if (typeof options === 'string') return createRedisStore({ url: options });
+  if (options?.keyPrefix !== undefined && options.prefix === undefined)
+    return createRedisStore({ ...options, prefix: options.keyPrefix, keyPrefix: undefined });
   checkOptions(options);
   const prefix = options.prefix ?? 'paydrop:';
   const maxEvents = options.maxEventsPerStream ?? 100;

@@ -99,6 +99,8 @@ function open(path: string, busyTimeoutMs: number): Database.Database {
 }
 
 /**
+ * `createSqliteStore(path)` is short for `createSqliteStore({ path })`.
+ *
  * @example
  * import { createCheckoutHandler } from 'paydrop/server';
  * import { createSqliteStore } from 'paydrop/server/sqlite';
@@ -108,11 +110,13 @@ function open(path: string, busyTimeoutMs: number): Database.Database {
  *   store: createSqliteStore({ path: '.paydrop/checkout.db' }),
  * });
  */
-export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
+export function createSqliteStore(options: SqliteStoreOptions | string): CheckoutStore {
+  if (typeof options === 'string') return createSqliteStore({ path: options });
   checkOptions(options);
   const now = options.now ?? Date.now;
   const maxEvents = options.maxEventsPerStream ?? 100;
   const streamTtlMs = options.streamTtlMs ?? 24 * 3600 * 1000;
+  const pollMs = options.pollMs ?? 100;
   const db = open(options.path, options.busyTimeoutMs ?? 5000);
   try {
     // WAL: readers never block the writer, and a commit is an append, not a rewrite.
@@ -276,7 +280,7 @@ export function createSqliteStore(options: SqliteStoreOptions): CheckoutStore {
     if (poller || closed) return;
     dataVersion = db.pragma('data_version', { simple: true }) as number;
     seenAppend = sql.lastAppend.get() as number;
-    poller = setInterval(lookForAppends, options.pollMs ?? 100);
+    poller = setInterval(lookForAppends, pollMs);
     // Watching must not keep a process alive on its own.
     poller.unref?.();
   }

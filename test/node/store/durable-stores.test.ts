@@ -341,6 +341,39 @@ describe.runIf(hasRedisServer())('Redis store', () => {
     await store.close();
   });
 
+  it('catches a subscriber up with what was published while its connection was down', async () => {
+    const admin = new Redis(redisUrl());
+    const holder = createRedisStore({ url: redisUrl(), prefix: 'drop:' });
+    const writer = createRedisStore({ url: redisUrl(), prefix: 'drop:' });
+    const heard: unknown[] = [];
+    holder.subscribe('events:R1', (event) => heard.push(event.value));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await writer.append('events:R1', 'before');
+    await expect.poll(() => heard).toEqual(['before']);
+    // The subscriber's connection dies; what is published until ioredis reconnects is lost to it.
+    await admin.client('KILL', 'TYPE', 'pubsub');
+    await writer.append('events:R1', 'while down');
+    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down']);
+    await writer.append('events:R1', 'after');
+    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down', 'after']);
+    await Promise.all([holder.close(), writer.close(), admin.quit()]);
+  });
+
+  it('takes a url or path alone, and keyPrefix for prefix', async () => {
+    const store = createRedisStore(redisUrl());
+    await store.set('k', 1, 1000);
+    await store.close();
+    const prefixed = createRedisStore({ url: redisUrl(), keyPrefix: 'alias:' });
+    await prefixed.set('k', 2, 60_000);
+    const client = new Redis(redisUrl());
+    expect(await client.get('alias:v:k')).toBe('2');
+    await Promise.all([prefixed.close(), client.quit()]);
+    const sqlite = createSqliteStore(newPath());
+    await sqlite.set('k', 3, 1000);
+    expect(await sqlite.get('k')).toBe(3);
+    await sqlite.close();
+  });
+
   it('delivers to a subscriber after the script cache is flushed (a Redis restart)', async () => {
     const client = new Redis(redisUrl());
     const store = createRedisStore({ client, prefix: 'flush:' });
