@@ -56,19 +56,32 @@ async function loadPayouts(): Promise<void> {
 let wantedPage = 1;
 let loads = 0;
 
-/** Loads page `wanted` and shows it with its number in one go; only the latest load lands. */
+/**
+ * Loads page `wanted` (newest first, PER_PAGE each) and shows it with its number in one go; only
+ * the latest load lands. The provider lists oldest first, so a page here spans at most two of its
+ * pages of the same size, read and cut to the newest-first window.
+ */
 async function loadTransactions(wanted = wantedPage): Promise<void> {
   wantedPage = wanted;
   const load = ++loads;
   const first = await api.transactions(1, PER_PAGE);
-  // Newest first: the provider's list is oldest first, so page 1 here is its last page.
-  const target = Math.min(Math.max(1, wanted), Math.max(1, first.pageCount));
-  const providerPage = Math.max(1, first.pageCount - target + 1);
-  const shown = providerPage === 1 ? first : await api.transactions(providerPage, PER_PAGE);
+  const total = first.total;
+  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
+  const target = Math.min(Math.max(1, wanted), pages);
+  const end = total - (target - 1) * PER_PAGE;
+  const start = Math.max(0, end - PER_PAGE);
+  const from = Math.floor(start / PER_PAGE) + 1;
+  const to = Math.max(from, Math.floor((end - 1) / PER_PAGE) + 1);
+  const read = [];
+  for (let number = from; number <= to && total > 0; number++)
+    read.push(number === 1 ? first : await api.transactions(number, PER_PAGE));
+  const items = read
+    .flatMap((one) => one.items)
+    .slice(start - (from - 1) * PER_PAGE, end - (from - 1) * PER_PAGE);
   if (load !== loads) return;
   batch(() => {
     page.value = target;
-    transactions.value = shown;
+    transactions.value = { ...first, items, page: target, pageCount: pages };
   });
 }
 

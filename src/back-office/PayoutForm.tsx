@@ -136,7 +136,7 @@ export function PayoutForm({
           status.payout.amount
             ? formatMoney(status.payout.amount.amountMinor, status.payout.amount.currency)
             : ''
-        } sent: ${status.payout.status} when the provider accepted it.`
+        } accepted by the provider: ${status.payout.status}.`
       : status.kind === 'sending'
         ? status.attempt > 1
           ? 'No answer yet; trying again with the same reference…'

@@ -202,7 +202,7 @@ describe('PayoutForm', () => {
       },
     ]);
     expect(screen.getByRole('status').textContent).toMatch(
-      /Payout PO_1 .* sent: Pending when the provider accepted it\./,
+      /Payout PO_1 of .* accepted by the provider: Pending\./,
     );
   });
 
