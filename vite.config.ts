@@ -5,7 +5,8 @@ import { defineConfig, type UserConfig } from 'vite';
  * Three builds, by mode:
  * - default: dist/paydrop.js, the script-tag bundle (IIFE, defines window.Paydrop), minified;
  * - chunks: the script tag's lazily loaded parts beside it: paydrop-fr.js (French),
- *   paydrop-card.js (card entry) and paydrop-qr.js (QR codes), each built to take the host's Preact;
+ *   paydrop-card.js (card entry) and paydrop-qr.js (QR codes), each built to take the page's
+ *   Preact and signals;
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`;
  * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers, the
  *   Node adapters dist/server-node.js, and the stores dist/server-sqlite.js and dist/server-redis.js:
@@ -32,9 +33,18 @@ export default defineConfig(({ mode }): UserConfig => {
     };
   }
   if (mode === 'chunks') {
-    // The script tag's lazily loaded parts, as ES modules beside paydrop.js.
+    // The script tag's lazily loaded parts, as ES modules beside paydrop.js. Their imports of
+    // Preact, its hooks and signals become the page's own, handed over by chunks-script.ts
+    // (src/widget/chunk-host.ts): no chunk carries a second copy.
+    const host = new URL('./src/widget/chunk-host.ts', import.meta.url).pathname;
     return {
       ...jsx,
+      resolve: {
+        alias: [/^preact$/, /^preact\/hooks$/, /^@preact\/signals$/].map((find) => ({
+          find,
+          replacement: host,
+        })),
+      },
       build: {
         outDir: 'dist',
         emptyOutDir: false,
@@ -42,12 +52,20 @@ export default defineConfig(({ mode }): UserConfig => {
         sourcemap: true,
         // Library mode keeps whitespace in ES output (for bundlers that shake it again); these
         // files go to customers as they are, so the output is minified in full.
-        rolldownOptions: { output: { minify: true } },
+        // What several chunks share (the Preact they are handed, the contract's constants) is a
+        // file of its own beside them, under a name that does not change from build to build and
+        // that servers of paydrop-<word>.js files already let through.
+        rolldownOptions: {
+          output: {
+            minify: true,
+            chunkFileNames: ({ name }) => `paydrop-${name.replace(/\W/g, '')}.js`,
+          },
+        },
         lib: {
           entry: {
             'paydrop-fr': 'src/widget/messages/fr.ts',
-            'paydrop-card': 'src/widget/channels/card/index.ts',
-            'paydrop-qr': 'src/widget/qr/index.ts',
+            'paydrop-card': 'src/widget/script-chunks/card.ts',
+            'paydrop-qr': 'src/widget/script-chunks/qr.ts',
             'paydrop-return': 'src/widget/return/index.ts',
           },
           formats: ['es'],

@@ -1,5 +1,5 @@
 import { type ReadonlySignal, type Signal, useSignal } from '@preact/signals';
-import { Component, type ComponentChildren, type ComponentType, Fragment, h } from 'preact';
+import { type ComponentChildren, type ComponentType, Fragment, h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { loadCardChunk } from '#chunks';
 import type { CheckoutModel, CheckoutResult, CheckoutStep } from '../flow/checkout-model';
@@ -238,9 +238,9 @@ interface StepViewProps {
 
 let cardStep: Promise<ComponentType<CardStepProps>> | null = null;
 
-/** The card chunk, made once with this bundle's Preact; a failed load may be tried again. */
+/** The card chunk, loaded once; a failed load may be tried again. */
 function loadCard(): Promise<ComponentType<CardStepProps>> {
-  cardStep ??= loadCardChunk().then((chunk) => chunk.createCardStep({ h, Component, Fragment }));
+  cardStep ??= loadCardChunk().then((chunk) => chunk.CardStep);
   return cardStep.catch((error: unknown) => {
     cardStep = null;
     throw error;

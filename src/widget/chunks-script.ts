@@ -1,26 +1,64 @@
 /**
  * The script-tag build's loader: chunks are ES modules published beside paydrop.js
- * (paydrop-fr.js …), found from the URL the script itself was loaded from.
+ * (paydrop-fr.js …), found from the URL the script itself was loaded from. The card and QR
+ * chunks bring no Preact of their own: each is handed this bundle's Preact, hooks and signals
+ * (chunk-host.ts) before it renders, so there is one renderer and one signal graph on the page.
  */
+import {
+  batch,
+  computed,
+  effect,
+  signal,
+  untracked,
+  useComputed,
+  useSignal,
+} from '@preact/signals';
+import { Fragment, h } from 'preact';
+import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import type { HostModules } from './chunk-host';
+import type { CardChunk, QrChunk } from './chunks';
 import type { Messages } from './messages/en';
 
 // Read while the script runs: document.currentScript is only set then.
 const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 
+const HOST: HostModules = {
+  h,
+  Fragment,
+  useRef,
+  useMemo,
+  useLayoutEffect,
+  signal,
+  computed,
+  effect,
+  batch,
+  untracked,
+  useSignal,
+  useComputed,
+};
+
 function chunk<T>(file: string): Promise<T> {
   return import(/* @vite-ignore */ new URL(file, scriptUrl || document.baseURI).href) as Promise<T>;
+}
+
+/** A chunk that renders: it takes this bundle's Preact and signals first. */
+function hosted<T>(file: string): Promise<T> {
+  return chunk<T & { adopt(host: HostModules): void }>(file).then((module) => {
+    module.adopt(HOST);
+    return module;
+  });
 }
 
 export function loadFrench(): Promise<Messages> {
   return chunk<{ fr: Messages }>('paydrop-fr.js').then((module) => module.fr);
 }
 
-export function loadCardChunk(): Promise<typeof import('./channels/card')> {
-  return chunk('paydrop-card.js');
+export function loadCardChunk(): Promise<CardChunk> {
+  return hosted('paydrop-card.js');
 }
 
-export function loadQrChunk(): Promise<typeof import('./qr')> {
-  return chunk('paydrop-qr.js');
+export function loadQrChunk(): Promise<QrChunk> {
+  return hosted('paydrop-qr.js');
 }
 
 export function loadReturnChunk(): Promise<typeof import('./return')> {

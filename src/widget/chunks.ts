@@ -5,15 +5,21 @@
  */
 import type { Messages } from './messages/en';
 
+/** What the card chunk gives the dialog. */
+export type CardChunk = Pick<typeof import('./channels/card'), 'CardStep'>;
+
+/** What the QR chunk gives the bank panel. */
+export type QrChunk = Pick<typeof import('./qr'), 'QrCode'>;
+
 export function loadFrench(): Promise<Messages> {
   return import('./messages/fr').then((module) => module.fr);
 }
 
-export function loadCardChunk(): Promise<typeof import('./channels/card')> {
+export function loadCardChunk(): Promise<CardChunk> {
   return import('./channels/card');
 }
 
-export function loadQrChunk(): Promise<typeof import('./qr')> {
+export function loadQrChunk(): Promise<QrChunk> {
   return import('./qr');
 }
 

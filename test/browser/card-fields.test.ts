@@ -7,18 +7,16 @@ import * as preact from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type CardDetails,
+  CardFields,
   type CardMessages,
   cardMessagesEn,
   cardMessagesFr,
-  createCardFields,
 } from '../../src/widget/channels/card';
 import { axeViolations } from './axe';
 import './setup-dom';
 
 /** 15 May 2026, midday UTC. */
 const NOW = new Date(Date.UTC(2026, 4, 15, 12));
-
-const CardFields = createCardFields(preact);
 
 function renderFields(options: { messages?: CardMessages; busy?: boolean } = {}) {
   const onSubmit = vi.fn<(card: CardDetails) => void>();

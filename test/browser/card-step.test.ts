@@ -4,11 +4,11 @@
 // framed from the companion's origin and finished only by the one message that may finish it, the
 // card's styles adopted into the dialog's shadow root, and no axe violations.
 import { act, fireEvent, render, screen, within } from '@testing-library/preact';
-import { Component, Fragment, h } from 'preact';
+import { h } from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CheckoutModel, createCheckoutModel } from '../../src/flow/checkout-model';
 import { CompanionFailure, type CustomerDetails } from '../../src/flow/companion';
-import { CHALLENGE_TIMEOUT_MS, createCardStep } from '../../src/widget/channels/card';
+import { CardStep, CHALLENGE_TIMEOUT_MS } from '../../src/widget/channels/card';
 import { axeViolations } from './axe';
 import { andRedraw, dialog, renderCheckout } from './checkout-harness';
 import {
@@ -28,8 +28,6 @@ vi.mock('../../src/widget/channels/card/card.css?inline', async () => {
   const path = `${import.meta.dirname}/../../src/widget/channels/card/card.css`;
   return { default: await readFile(path, 'utf8') };
 });
-
-const CardStep = createCardStep({ h, Component, Fragment });
 
 const CHALLENGE_URL = `${COMPANION_ORIGIN}/api/checkout/challenge?token=payment-token`;
 const YEAR = new Date().getUTCFullYear() + 3;

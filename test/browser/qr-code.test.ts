@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/preact';
 import jsQR from 'jsqr';
 import * as preact from 'preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createQrCode, drawQr } from '../../src/widget/qr';
+import { drawQr, QrCode } from '../../src/widget/qr';
 
 afterEach(cleanup);
 
@@ -72,8 +72,6 @@ describe('drawQr', () => {
 });
 
 describe('QrCode component', () => {
-  const QrCode = createQrCode(preact);
-
   it('is an image with a text alternative, drawn without style attributes', () => {
     const { container } = render(
       preact.h(QrCode, {

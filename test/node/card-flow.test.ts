@@ -1,3 +1,4 @@
+import { effect } from '@preact/signals';
 import { describe, expect, it } from 'vitest';
 import {
   type CardDetails,
@@ -44,7 +45,10 @@ function setup() {
     finished: (payment, token, status) => calls.push(['finished', payment, token, status]),
     timedOut: (payment) => calls.push(['timedOut', payment]),
     failed: (error) => calls.push(['failed', error]),
-    changed: (state) => states.push(state),
+  });
+  // Every state the view would be drawn in, the first included.
+  effect(() => {
+    states.push(flow.state.value);
   });
   /** Names of the host calls, in order. */
   const called = () => calls.map((call) => call[0]);
@@ -66,16 +70,16 @@ async function inChallenge(s: Setup): Promise<PaymentView> {
   const payment = await initiated(s);
   s.companion.lastAuthentication().answer.resolve({ challengeUrl: CHALLENGE_URL });
   await flush();
-  expect(s.flow.state.kind).toBe('challenge');
+  expect(s.flow.state.value.kind).toBe('challenge');
   return payment;
 }
 
 describe('pay', () => {
   it('initiates a Card payment with the card and the customer, locking the form', async () => {
     const s = setup();
-    expect(s.flow.state).toEqual({ kind: 'entry', refused: false });
+    expect(s.flow.state.value).toEqual({ kind: 'entry', refused: false });
     void s.flow.pay(CARD);
-    expect(s.flow.state).toEqual({ kind: 'busy' });
+    expect(s.flow.state.value).toEqual({ kind: 'busy' });
     expect(s.companion.initiations).toHaveLength(1);
     expect(s.companion.lastInitiation().args).toEqual({
       token: 'session-token',
@@ -90,7 +94,7 @@ describe('pay', () => {
     const payment = await initiated(s);
     expect(s.calls).toEqual([['started', payment, TOKEN]]);
     expect(s.companion.authentications.map((call) => call.args)).toEqual([TOKEN]);
-    expect(s.flow.state.kind).toBe('busy');
+    expect(s.flow.state.value.kind).toBe('busy');
   });
 
   it('without a challenge: finalizes, then finished with the status', async () => {
@@ -99,7 +103,7 @@ describe('pay', () => {
     s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
     await flush();
     expect(s.companion.finalizations.map((call) => call.args)).toEqual([TOKEN]);
-    expect(s.flow.state.kind).toBe('busy');
+    expect(s.flow.state.value.kind).toBe('busy');
     expect(s.called()).toEqual(['started']);
 
     s.companion.lastFinalization().answer.resolve({ status: 'SUCCESSFUL' });
@@ -153,12 +157,12 @@ describe('the challenge', () => {
   it('shows the challenge page with the payment reference, and waits', async () => {
     const s = setup();
     const payment = await inChallenge(s);
-    expect(s.flow.state).toEqual({
+    expect(s.flow.state.value).toEqual({
       kind: 'challenge',
       url: CHALLENGE_URL,
       reference: payment.reference,
     });
-    expect(s.states.at(-1)).toEqual(s.flow.state);
+    expect(s.states.at(-1)).toEqual(s.flow.state.value);
     expect(s.companion.finalizations).toHaveLength(0);
     expect(s.clock.pendingOf('timeout')).toBe(1);
     expect(s.called()).toEqual(['started']);
@@ -168,7 +172,7 @@ describe('the challenge', () => {
     const s = setup();
     const payment = await inChallenge(s);
     s.flow.challengeCompleted();
-    expect(s.flow.state.kind).toBe('busy');
+    expect(s.flow.state.value.kind).toBe('busy');
     expect(s.companion.finalizations.map((call) => call.args)).toEqual([TOKEN]);
     expect(s.clock.pending).toBe(0);
     s.flow.challengeCompleted();
@@ -187,7 +191,7 @@ describe('the challenge', () => {
     await initiated(s);
     s.flow.challengeCompleted();
     expect(s.companion.finalizations).toHaveLength(0);
-    expect(s.flow.state.kind).toBe('busy');
+    expect(s.flow.state.value.kind).toBe('busy');
   });
 
   it('is given up after exactly CHALLENGE_TIMEOUT_MS', async () => {
@@ -231,7 +235,7 @@ describe('failures', () => {
       .lastInitiation()
       .answer.reject(new CompanionFailure('invalid', 'The card number is not valid.'));
     await flush();
-    expect(s.flow.state).toEqual({ kind: 'entry', refused: true });
+    expect(s.flow.state.value).toEqual({ kind: 'entry', refused: true });
     expect(s.calls).toEqual([]);
 
     // The corrected card goes through.
@@ -255,7 +259,7 @@ describe('failures', () => {
     s.companion.lastInitiation().answer.reject(error);
     await flush();
     expect(s.calls).toEqual([['failed', error]]);
-    expect(s.flow.state.kind).not.toBe('entry');
+    expect(s.flow.state.value.kind).not.toBe('entry');
     void s.flow.pay(CARD);
     expect(s.companion.initiations).toHaveLength(1);
   });
@@ -267,7 +271,7 @@ describe('failures', () => {
     s.companion.lastAuthentication().answer.reject(error);
     await flush();
     expect(s.calls.at(-1)).toEqual(['failed', error]);
-    expect(s.flow.state).not.toEqual({ kind: 'entry', refused: true });
+    expect(s.flow.state.value).not.toEqual({ kind: 'entry', refused: true });
   });
 
   it('a failed finalization without a challenge is failed(error)', async () => {
@@ -317,7 +321,7 @@ describe('dispose', () => {
     s.companion.lastInitiation().answer.reject(new CompanionFailure('invalid', 'Bad card.'));
     await flush();
     expect(s.calls).toEqual([]);
-    expect(s.flow.state).toEqual({ kind: 'busy' });
+    expect(s.flow.state.value).toEqual({ kind: 'busy' });
   });
 
   it('while checking authentication: a challenge answer starts no timer', async () => {
@@ -326,7 +330,7 @@ describe('dispose', () => {
     s.flow.dispose();
     s.companion.lastAuthentication().answer.resolve({ challengeUrl: CHALLENGE_URL });
     await flush();
-    expect(s.flow.state.kind).toBe('busy');
+    expect(s.flow.state.value.kind).toBe('busy');
     expect(s.clock.pending).toBe(0);
     expect(s.called()).toEqual(['started']);
   });

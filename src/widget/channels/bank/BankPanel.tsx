@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { Component, type ComponentChildren, Fragment, h } from 'preact';
+import { type ComponentChildren, Fragment, h } from 'preact';
 import { loadQrChunk } from '#chunks';
 import type { BankPhase, CheckoutModel } from '../../../flow/checkout-model';
 import type { PaymentView } from '../../../flow/companion';
@@ -19,11 +19,11 @@ interface BankPanelProps {
 
 let qrCode: ReturnType<typeof loadQrChunk> | null = null;
 
-/** The QR chunk, made with this bundle's Preact; a failed load may be tried again. */
+/** The QR chunk, loaded once; a failed load may be tried again. */
 function loadQr() {
   qrCode ??= loadQrChunk();
   return qrCode.then(
-    (chunk) => chunk.createQrCode({ h, Component, Fragment }),
+    (chunk) => chunk.QrCode,
     (error) => {
       qrCode = null;
       throw error;

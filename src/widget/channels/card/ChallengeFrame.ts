@@ -1,5 +1,5 @@
-import type { ComponentType } from 'preact';
-import type { HostPreact } from './CardFields';
+import { h } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { isChallengeCompletion } from './challenge-message';
 
 export interface ChallengeFrameProps {
@@ -20,40 +20,33 @@ export interface ChallengeFrameProps {
  * with scripts allowed protects nothing (it could lift its own sandbox), and Chromium warns.
  * Sized as EMV 3-D Secure's 390 × 400 challenge window, which fits a phone.
  */
-export function createChallengeFrame(preact: HostPreact): ComponentType<ChallengeFrameProps> {
-  const { h, Component } = preact;
-  return class ChallengeFrame extends Component<ChallengeFrameProps> {
-    private frame: HTMLIFrameElement | null = null;
-    private done = false;
-
-    private onMessage = (event: MessageEvent) => {
-      const { url, reference, onComplete } = this.props;
-      if (this.done) return;
-      const expected = { origin: new URL(url).origin, frame: this.frame?.contentWindow, reference };
+export function ChallengeFrame(props: ChallengeFrameProps) {
+  const frame = useRef<HTMLIFrameElement | null>(null);
+  // The listener lives as long as the frame and always reads the latest props.
+  const latest = useRef(props);
+  latest.current = props;
+  useLayoutEffect(() => {
+    let done = false;
+    const onMessage = (event: MessageEvent) => {
+      const { url, reference, onComplete } = latest.current;
+      if (done) return;
+      const expected = {
+        origin: new URL(url).origin,
+        frame: frame.current?.contentWindow,
+        reference,
+      };
       if (!isChallengeCompletion(event, expected)) return;
-      this.done = true;
+      done = true;
       onComplete();
     };
-
-    override componentDidMount(): void {
-      addEventListener('message', this.onMessage);
-    }
-
-    override componentWillUnmount(): void {
-      removeEventListener('message', this.onMessage);
-    }
-
-    override render() {
-      const { url, title } = this.props;
-      return h('iframe', {
-        class: 'challenge-frame',
-        title,
-        src: url,
-        referrerpolicy: 'no-referrer',
-        ref: (element: HTMLIFrameElement | null) => {
-          this.frame = element;
-        },
-      });
-    }
-  };
+    addEventListener('message', onMessage);
+    return () => removeEventListener('message', onMessage);
+  }, []);
+  return h('iframe', {
+    class: 'challenge-frame',
+    title: props.title,
+    src: props.url,
+    referrerpolicy: 'no-referrer',
+    ref: frame,
+  });
 }

@@ -4,6 +4,7 @@
  * injected ports, so it is tested without a DOM; it travels in the card chunk with the fields.
  * The checkout's model takes over once the card is finalized (or the challenge is given up).
  */
+import { type ReadonlySignal, signal } from '@preact/signals';
 import type { Clock } from '../../../flow/clock';
 import {
   type CardCalls,
@@ -40,20 +41,17 @@ export interface CardFlowHost {
   timedOut(payment: PaymentView): void;
   /** A call failed in a way the customer cannot fix here. */
   failed(error: unknown): void;
-  /** Every state change, for the view to redraw. */
-  changed(state: CardFlowState): void;
 }
 
 export function createCardFlow(host: CardFlowHost) {
-  let state: CardFlowState = { kind: 'entry', refused: false };
+  const state = signal<CardFlowState>({ kind: 'entry', refused: false });
   let payment: { view: PaymentView; token: string } | null = null;
   let timer: unknown = null;
   let over = false;
 
   function set(next: CardFlowState): void {
     if (over) return;
-    state = next;
-    host.changed(next);
+    state.value = next;
   }
 
   function stopTimer(): void {
@@ -81,13 +79,12 @@ export function createCardFlow(host: CardFlowHost) {
   }
 
   return {
-    get state(): CardFlowState {
-      return state;
-    },
+    /** Where the card journey is; the view reads it and redraws when it moves. */
+    state: state as ReadonlySignal<CardFlowState>,
 
     /** The customer submitted a valid card. Ignored while a payment is already under way. */
     async pay(card: CardDetails): Promise<void> {
-      if (over || state.kind !== 'entry') return;
+      if (over || state.peek().kind !== 'entry') return;
       set({ kind: 'busy' });
       try {
         payment = null;
@@ -113,7 +110,7 @@ export function createCardFlow(host: CardFlowHost) {
         set({ kind: 'challenge', url: challengeUrl, reference: started.payment.reference });
         timer = host.clock.setTimeout(() => {
           timer = null;
-          if (over || state.kind !== 'challenge') return;
+          if (over || state.peek().kind !== 'challenge') return;
           end();
           host.timedOut(started.payment);
         }, CHALLENGE_TIMEOUT_MS);
@@ -134,7 +131,7 @@ export function createCardFlow(host: CardFlowHost) {
      * provider's answer decides: a forged "passed" message cannot charge anything.
      */
     challengeCompleted(): void {
-      if (over || state.kind !== 'challenge' || !payment) return;
+      if (over || state.peek().kind !== 'challenge' || !payment) return;
       stopTimer();
       void finalize(payment.view, payment.token);
     },

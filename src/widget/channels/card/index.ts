@@ -1,8 +1,7 @@
 // The paydrop-card chunk: loaded only when the customer chooses Card.
-export type { CardFieldsProps, HostPreact } from './CardFields';
-export { createCardFields } from './CardFields';
-export { type CardStepProps, createCardStep } from './CardStep';
-export { type ChallengeFrameProps, createChallengeFrame } from './ChallengeFrame';
+export { CardFields, type CardFieldsProps } from './CardFields';
+export { CardStep, type CardStepProps } from './CardStep';
+export { ChallengeFrame, type ChallengeFrameProps } from './ChallengeFrame';
 export {
   type CardFlow,
   type CardFlowHost,
