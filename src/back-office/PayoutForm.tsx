@@ -217,7 +217,12 @@ export function PayoutForm({
       <div class="pd-form-error" role="alert">
         {model.formError.value}
       </div>
-      <button type="submit" disabled={status.kind === 'sending' || !model.requirement.value}>
+      <button
+        type="submit" // Not disabled while sending: a disabled button drops the keyboard's focus; a second press
+        // is ignored by the model instead.
+        disabled={!model.requirement.value}
+        aria-disabled={status.kind === 'sending' ? 'true' : 'false'}
+      >
         {status.kind === 'sending' ? 'Sending…' : 'Send payout'}
       </button>
       <p class="pd-live" role="status" aria-live="polite">

@@ -215,27 +215,17 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
   }
 
   async function publishPayoutOutcome(outcome: PayoutOutcome): Promise<void> {
-    // `amount`, `reason` and `occurredAt` are joining PayoutOutcome (issue 9); read them when there.
-    const extra = outcome as PayoutOutcome &
-      Partial<{ amount: Money | null; reason: string | null; occurredAt: string | null }>;
     const known = await remembered(outcome.reference);
-    let amount = extra.amount ?? known?.amount ?? null;
-    let createdAt = known?.createdAt ?? null;
-    if (!amount || !createdAt) {
-      const listed = await provider.getPayout(outcome.reference).catch(() => null);
-      amount = amount ?? listed?.amount ?? null;
-      createdAt = createdAt ?? listed?.createdAt ?? null;
-    }
     const final = outcome.status === 'Failed' || outcome.status === 'Reversed';
     await publish(
       {
         reference: outcome.reference,
         tenantReference: outcome.tenantReference ?? known?.tenantReference ?? null,
         status: outcome.status,
-        amount,
-        reason: final ? (extra.reason ?? null) : null,
-        createdAt,
-        updatedAt: extra.occurredAt ?? new Date().toISOString(),
+        amount: outcome.amount,
+        reason: final ? outcome.reason : null,
+        createdAt: known?.createdAt ?? null,
+        updatedAt: outcome.occurredAt,
       },
       outcome.previousStatus,
     );

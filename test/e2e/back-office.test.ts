@@ -83,6 +83,24 @@ afterEach(async () => {
   await context?.close();
 });
 
+/** axe-core inside the page (through DevTools, past the strict CSP); serious and critical only. */
+async function seriousViolations(): Promise<string[]> {
+  const source = await readFile(
+    new URL('../../node_modules/axe-core/axe.min.js', import.meta.url),
+    'utf8',
+  );
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Runtime.evaluate', { expression: source });
+  const { result } = (await cdp.send('Runtime.evaluate', {
+    expression: `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+    awaitPromise: true,
+    returnByValue: true,
+  })) as { result: { value: string[] } };
+  return result.value;
+}
+
 const amountField = () => page.getByRole('textbox', { name: /^Amount \(/ });
 
 /** The payouts the handler lists (newest first), from the page's own origin. */
@@ -140,6 +158,24 @@ describe('the back office', { timeout: 45_000 }, () => {
       expect(await page.getByLabel('Narration').count()).toBe(1);
     },
   );
+
+  it('is usable from the keyboard alone and has no serious axe finding', async () => {
+    expect(await seriousViolations()).toEqual([]);
+    await page.getByLabel('Currency', { exact: true }).first().focus();
+    for (const value of ['', '75.25', 'Ada Obi', '0123456789', '058', 'Keyboard only']) {
+      if (value) await page.keyboard.type(value);
+      await page.keyboard.press('Tab');
+    }
+    // Tab has reached the submit button; Enter sends.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send payout');
+    await page.keyboard.press('Enter');
+    const status = page.locator('.pd-payout-form [role="status"]');
+    await expect.poll(() => status.textContent()).toMatch(/NGN\s75\.25 accepted by the provider/);
+    // After a failure the first field to fix has the focus, and axe still finds nothing serious.
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('payout-amount');
+    expect(await seriousViolations()).toEqual([]);
+  });
 
   it('shows each validation failure on its field, moves focus there, and sends nothing', async () => {
     const before = (await listedPayouts()).length;
