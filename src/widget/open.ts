@@ -12,10 +12,11 @@ import type { PaymentView } from '../flow/companion';
 import type { Channel } from '../protocol';
 import { RETURN_PARAM } from '../protocol/contract';
 import { Checkout } from './Checkout';
-import { createBankWindow, type SavedRedirect } from './channels/bank/bank-window';
+import { createBankWindow } from './channels/bank/bank-window';
 import { createCompanionHttp } from './companion-http';
 import { loadMessages } from './messages';
 import { checkOptions, type OpenOptions } from './options';
+import type { SavedRedirect } from './return/saved-redirect';
 import STYLES from './styles.css?inline';
 
 /** A checkout that is open: close it, or wait for its result. */

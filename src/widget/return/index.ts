@@ -3,7 +3,9 @@
  * whose browser refused the bank's window ever need it, so it is loaded then: when they continue
  * to their bank, and on the merchant's page the bank sends them back to.
  */
-import type { SavedRedirect } from '../channels/bank/bank-window';
+import type { SavedRedirect } from './saved-redirect';
+
+export type { SavedRedirect };
 
 /** Where the page keeps what it needs to pick the payment up on its return. */
 const KEY = 'paydrop:redirect';

@@ -10,17 +10,11 @@ import { effect, untracked } from '@preact/signals';
 import { loadReturnChunk } from '#chunks';
 import type { CheckoutModel } from '../../../flow/checkout-model';
 import { isSafeUrl, type PaymentView } from '../../../flow/companion';
+import type { SavedRedirect } from '../../return/saved-redirect';
 
 const NAME = 'paydrop-bank';
 const FEATURES = 'popup,width=480,height=720';
 const RETURN = 'paydrop:bank-return';
-
-export interface SavedRedirect {
-  readonly endpoint: string;
-  readonly target: { readonly order: string } | { readonly link: string };
-  readonly token: string;
-  readonly payment: PaymentView;
-}
 
 export type BankWindow = ReturnType<typeof createBankWindow>;
 
