@@ -405,8 +405,18 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
       : new CheckoutError('not_found', 'No such back-office path.');
   }
 
-  const handler = async (request: Request): Promise<Response> => {
-    const requestId = crypto.randomUUID();
+  /** A back office on another origin the merchant allowed: CORS with credentials, for it alone. */
+  function withCors(request: Request, response: Response): Response {
+    const origin = request.headers.get('origin');
+    if (!origin || !allowedOrigins.has(origin)) return response;
+    const headers = new Headers(response.headers);
+    headers.set('access-control-allow-origin', origin);
+    headers.set('access-control-allow-credentials', 'true');
+    headers.append('vary', 'Origin');
+    return new Response(response.body, { status: response.status, headers });
+  }
+
+  async function answer(request: Request, requestId: string): Promise<Response> {
     if (closed)
       return new CheckoutError('unavailable', 'The back office is shutting down.').toResponse(
         requestId,
@@ -414,6 +424,17 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     const url = new URL(request.url);
     if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
       return new CheckoutError('not_found', 'Not the back office.').toResponse(requestId);
+    const origin = request.headers.get('origin');
+    if (request.method === 'OPTIONS' && origin && allowedOrigins.has(origin)) {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'access-control-allow-methods': 'GET, POST',
+          'access-control-allow-headers': 'content-type, last-event-id',
+          'access-control-max-age': '600',
+        },
+      });
+    }
     try {
       return await route(request, url.pathname.slice(basePath.length) || '/', url);
     } catch (error) {
@@ -426,7 +447,10 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
         });
       return failure.toResponse(requestId);
     }
-  };
+  }
+
+  const handler = async (request: Request): Promise<Response> =>
+    withCors(request, await answer(request, crypto.randomUUID()));
 
   return Object.assign(handler, {
     publishPayoutOutcome,

@@ -120,6 +120,32 @@ describe('createPayoutsHandler', () => {
     });
   });
 
+  it('answers CORS with credentials to an allowed back-office origin only', async () => {
+    const allowed = createPayoutsHandler({
+      secretKey: sandbox.secretKey,
+      baseUrl: sandbox.url,
+      authorize: () => true,
+      allowedOrigins: ['https://staff.example'],
+    });
+    const preflight = await allowed(
+      new Request('https://api.example/api/back-office/payouts', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://staff.example' },
+      }),
+    );
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://staff.example');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+    const other = await allowed(
+      new Request('https://api.example/api/back-office/payouts', {
+        headers: { origin: 'https://evil.example' },
+      }),
+    );
+    expect(other.status).toBe(403);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    allowed.close();
+  });
+
   it('serves the requirements of a currency as form fields', async () => {
     const answer = await fetch(`${url}/requirements?currency=GBP`);
     expect(answer.status).toBe(200);
