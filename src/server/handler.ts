@@ -16,7 +16,7 @@ import { createOutcomes, PAYMENT_QUEUE } from './outcomes';
 import { ASSETS, challengeFrame, challengePage, missingPage, returnPage } from './pages';
 import { createPaymentRecords } from './payment-records';
 import { createPaymentService } from './payments';
-import { createPayoutOutcomes, PAYOUT_QUEUE } from './payout-outcomes';
+import { createPayoutOutcomes, PAYOUT_QUEUE, SWEEP_QUEUE } from './payout-outcomes';
 import { readCapped } from './read-body';
 import { InitiateInput, issuesOf, SessionInput } from './schemas';
 import { createStatusCache } from './status-cache';
@@ -133,8 +133,15 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     now,
     logger,
     background,
-    queues: { [PAYMENT_QUEUE]: outcomes.runJob, [PAYOUT_QUEUE]: payouts.runJob },
+    queues: {
+      [PAYMENT_QUEUE]: outcomes.runJob,
+      [PAYOUT_QUEUE]: payouts.runJob,
+      [SWEEP_QUEUE]: () => payouts.sweep(),
+    },
   });
+  // Payouts whose webhooks never arrive are found by sweeping the list, for a merchant who
+  // listens for payout outcomes.
+  if (options.onPayoutOutcome) background(() => payouts.startSweeping());
   // Work left by an earlier run of this process (or another instance) is picked up at start.
   jobs.wake();
 

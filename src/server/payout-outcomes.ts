@@ -19,6 +19,11 @@ import { DAY_MS } from './payment-records';
 import type { CheckoutStore } from './store';
 
 export const PAYOUT_QUEUE = 'payouts';
+/** One job, so one instance at a time: the reconciliation sweep of the transaction list. */
+export const SWEEP_QUEUE = 'sweeps';
+const SWEEP_KEY = 'payout-list';
+const SWEEP_EVERY_MS = 60_000;
+const SWEEP_PAGE_SIZE = 100;
 /** How far back (in pages of 100) a payout never seen before is looked for. */
 const MAX_SCANNED_PAGES = 500;
 /** A payout the list does not show (yet): looked for once a minute, for ten minutes. */
@@ -200,7 +205,81 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
     return { retryAt: at };
   }
 
-  return { hint, reported, runJob };
+  /**
+   * The reconciliation sweep: reads the transaction list from where payouts may still move (the
+   * first page holding a payout not yet settled and reported) to its end, and schedules a
+   * confirmation for every payout whose listed status was never reported. So a payout whose
+   * webhook never arrives is still reported. The first sweep starts at the list's end: payouts
+   * from before the companion existed are not its to report.
+   */
+  async function sweep(): Promise<JobResult> {
+    const cursorKey = 'sweep:payouts:position';
+    let from = (await store.get(cursorKey)) as number | undefined;
+    try {
+      const first = await provider.transactionPage(1, SWEEP_PAGE_SIZE);
+      from ??= await startOfWatch(first.meta.pageCount);
+      let settledUpTo: number | undefined;
+      const last = Math.max(1, first.meta.pageCount);
+      for (let page = Math.floor(from / SWEEP_PAGE_SIZE) + 1; page <= last; page++) {
+        const result = page === 1 ? first : await provider.transactionPage(page, SWEEP_PAGE_SIZE);
+        for (const [index, item] of result.items.entries()) {
+          const position = result.meta.skipped + index;
+          if (position < from || item.raw.type !== 'payout') continue;
+          const listed = normalizePayoutStatus(item.status);
+          if (!listed) continue;
+          const known =
+            ((await store.get(`payout:${item.id}`)) as PayoutStatus | undefined) ?? null;
+          const unreported = payoutMoves(known, listed).length > 0;
+          if (unreported) {
+            const job: PayoutJob = {
+              reference: item.id,
+              tenantReference: stringField(item.raw.tenantReference),
+              since: now(),
+            };
+            await store.set(`payout-position:${item.id}`, position, PAYOUT_TTL_MS);
+            await deps.jobs().schedule(PAYOUT_QUEUE, item.id, job, now());
+          }
+          // The next sweep starts at the first payout that may still move or is unreported.
+          if (settledUpTo === undefined && (listed === 'Pending' || unreported)) {
+            settledUpTo = position;
+          }
+        }
+      }
+      await store.set(cursorKey, settledUpTo ?? first.meta.total, PAYOUT_TTL_MS);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      logger.warn('paydrop: could not sweep the transaction list; it is swept again later', {
+        error: error.name,
+      });
+    }
+    return { retryAt: now() + SWEEP_EVERY_MS };
+  }
+
+  /**
+   * Where the first sweep starts: just after the last transaction listed before the companion
+   * first started (the list is in creation order; read newest first, a few pages at most).
+   */
+  async function startOfWatch(pageCount: number): Promise<number> {
+    const since = ((await store.get('sweep:payouts:since')) as number | undefined) ?? now();
+    for (let page = Math.max(1, pageCount); page >= Math.max(1, pageCount - 10); page--) {
+      const result = await provider.transactionPage(page, SWEEP_PAGE_SIZE);
+      for (let index = result.items.length - 1; index >= 0; index--) {
+        const createdAt = result.items[index]?.raw.createdAt;
+        const time = typeof createdAt === 'string' ? Date.parse(createdAt) : Number.NaN;
+        // Without a time, nothing older can be told apart: watch from here on.
+        if (Number.isNaN(time) || time < since) return result.meta.skipped + index + 1;
+      }
+    }
+    return Math.max(0, pageCount - 11) * SWEEP_PAGE_SIZE;
+  }
+
+  /** Starts the sweep (a later start just moves its next run), a minute from now. */
+  async function startSweeping(): Promise<void> {
+    await store.add('sweep:payouts:since', now(), PAYOUT_TTL_MS);
+    await deps.jobs().schedule(SWEEP_QUEUE, SWEEP_KEY, {}, now() + SWEEP_EVERY_MS);
+  }
+
+  return { hint, reported, runJob, sweep, startSweeping };
 }
 
 function stringField(value: unknown): string | null {
