@@ -10,7 +10,10 @@
  * Run `npm run build:widget` first.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser';
@@ -46,7 +49,12 @@ let pageErrors: string[];
 /** `npm start`'s server on a port of its own; resolves with its URL once it is ready. */
 function startDemo(): Promise<{ process: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
-    env: { ...process.env, PORT: '0' },
+    // Each demo keeps its state in a folder of its own, never the repository's .paydrop/.
+    env: {
+      ...process.env,
+      PORT: '0',
+      PAYDROP_DATA_DIR: mkdtempSync(join(tmpdir(), 'paydrop-demo-')),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

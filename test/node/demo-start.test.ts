@@ -3,6 +3,9 @@
  * and the embedded sandbox; the key in no answer the browser side can get.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const KEY = 'sk_test_demo_probe_7f3a9c';
@@ -11,7 +14,13 @@ let base: string;
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
-    env: { ...process.env, PORT: '0', PROVIDER_SECRET_KEY: KEY },
+    env: {
+      ...process.env,
+      PORT: '0',
+      PROVIDER_SECRET_KEY: KEY,
+      // Its own state folder: runs in parallel never share a SQLite file.
+      PAYDROP_DATA_DIR: mkdtempSync(join(tmpdir(), 'paydrop-demo-')),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   base = await new Promise<string>((resolve, reject) => {
