@@ -11,6 +11,10 @@ import { packedPackage, ROOT } from './packed-package';
 
 const MERCHANT_GLOBALS = `
 declare const db: { orders: { find(id: string): Promise<{ totalMinor: number } | null> } };
+declare function staffSession(request: Request): Promise<{ role: string } | null>;
+declare const ledger: {
+  record(reference: string, status: string, reason: string | null): Promise<void>;
+};
 /** The handler the README's first companion example creates. */
 declare const checkout: import('paydrop/server').CheckoutHandler;
 /** The options the README's first companion example passes. */
