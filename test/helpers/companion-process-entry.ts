@@ -29,11 +29,14 @@ const store: CheckoutStore = spec.startsWith('sqlite:')
     ? createRedisStore({ url: spec.slice('redis:'.length) })
     : createMemoryStore();
 
+let clockOffsetMs = Number(process.env.PAYDROP_TEST_CLOCK_OFFSET_MS ?? 0) || 0;
+
 const checkout = createCheckoutHandler({
   secretKey: process.env.SANDBOX_SECRET_KEY ?? '',
   baseUrl: process.env.SANDBOX_URL ?? '',
   resolveOrder: (id) => ORDERS[id.split(':')[0] ?? ''] ?? null,
   store,
+  now: () => Date.now() + clockOffsetMs,
   onPaymentOutcome: (outcome) => {
     console.log(`payment-outcome ${JSON.stringify(outcome)}`);
   },
@@ -45,7 +48,20 @@ const checkout = createCheckoutHandler({
     error: (message, details) => console.error(`error ${message} ${JSON.stringify(details ?? {})}`),
   },
 });
-const running = await serve(checkout, { port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
+async function advance(request: Request): Promise<Response> {
+  const { seconds } = (await request.json()) as { seconds: number };
+  clockOffsetMs += seconds * 1000;
+  await checkout.runDue();
+  return Response.json({ clockOffsetMs });
+}
+
+const running = await serve(
+  (request) =>
+    request.method === 'POST' && new URL(request.url).pathname === '/__test/advance'
+      ? advance(request)
+      : checkout(request),
+  { port: Number(process.env.PORT ?? 0), host: '127.0.0.1' },
+);
 console.log(`listening on ${running.url}`);
 process.on('SIGTERM', () => {
   checkout.close();

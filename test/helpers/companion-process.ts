@@ -31,6 +31,13 @@ export interface CompanionProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Stops it cleanly (SIGTERM), closing its store. */
   stop(): Promise<void>;
+  /** How far its clock is ahead of the real one, in ms: give it to the process that replaces it. */
+  readonly clockOffsetMs: number;
+  /**
+   * Moves its clock `seconds` forward and resolves once it has run the background work that came
+   * due (move the sandbox's clock too, with `POST /__sandbox/clock`).
+   */
+  advance(seconds: number): Promise<void>;
 }
 
 export async function startCompanionProcess(options: {
@@ -39,6 +46,8 @@ export async function startCompanionProcess(options: {
   readonly sandbox: { readonly url: string; readonly secretKey: string };
   /** 0 (default) for a free port; a killed process's port to take its place. */
   readonly port?: number;
+  /** Where its clock starts, ahead of the real one: a killed process's `clockOffsetMs`. */
+  readonly clockOffsetMs?: number;
 }): Promise<CompanionProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
     env: {
@@ -47,6 +56,7 @@ export async function startCompanionProcess(options: {
       SANDBOX_URL: options.sandbox.url,
       SANDBOX_SECRET_KEY: options.sandbox.secretKey,
       PORT: String(options.port ?? 0),
+      PAYDROP_TEST_CLOCK_OFFSET_MS: String(options.clockOffsetMs ?? 0),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -77,6 +87,7 @@ export async function startCompanionProcess(options: {
     );
   });
   const port = Number(new URL(origin).port);
+  let clockOffsetMs = options.clockOffsetMs ?? 0;
   return {
     url: `${origin}/api/checkout`,
     origin,
@@ -92,6 +103,18 @@ export async function startCompanionProcess(options: {
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
+    },
+    get clockOffsetMs() {
+      return clockOffsetMs;
+    },
+    async advance(seconds) {
+      const moved = await fetch(`${origin}/__test/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ seconds }),
+      });
+      if (!moved.ok) throw new Error(`advance failed: ${moved.status} ${await moved.text()}`);
+      clockOffsetMs = ((await moved.json()) as { clockOffsetMs: number }).clockOffsetMs;
     },
   };
 }
