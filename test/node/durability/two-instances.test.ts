@@ -1,0 +1,139 @@
+// Issue 10: two companion processes on one Redis, with no balancer between them, behave as one.
+// The provider's webhook lands on the first while the customer's browser listens on the second:
+// the outcome reaches the stream within a second and the merchant's hook runs once across both.
+// One instance killed while it holds a confirmation job's lease: the other finishes the work.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beginPayment } from '../../helpers/companion-http';
+import { type CompanionProcess, startCompanionProcess } from '../../helpers/companion-process';
+import { type EventStream, openEventStream } from '../../helpers/event-stream';
+import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
+import { type Sandbox, startSandbox } from '../../helpers/sandbox';
+
+let redis: RunningRedis | undefined;
+let sandbox: Sandbox;
+const processes: CompanionProcess[] = [];
+const streams: EventStream[] = [];
+
+beforeAll(async () => {
+  if (hasRedisServer()) redis = await startRedis();
+  sandbox = await startSandbox();
+});
+afterAll(async () => {
+  for (const stream of streams) await stream.close();
+  for (const companion of processes) await companion.kill();
+  await sandbox?.close();
+  await redis?.stop();
+});
+
+async function control(method: string, path: string, body?: unknown) {
+  const answer = await sandbox.request(method, path, body);
+  const text = await answer.text();
+  expect(answer.status, `${method} ${path}: ${text}`).toBeLessThan(300);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function start(): Promise<CompanionProcess> {
+  const companion = await startCompanionProcess({
+    store: `redis:${(redis as RunningRedis).url}`,
+    sandbox,
+  });
+  processes.push(companion);
+  return companion;
+}
+
+const outcomesFor = (reference: string, ...companions: CompanionProcess[]) =>
+  companions.flatMap((companion) =>
+    companion.paymentOutcomes.filter((outcome) => outcome.reference === reference),
+  );
+
+describe.skipIf(!hasRedisServer())('two companions on one Redis', () => {
+  it('pushes a webhook received by one to the browser listening on the other, reported once', async () => {
+    const [first, second] = await Promise.all([start(), start()]);
+    if (!first || !second) throw new Error('not started');
+    await control('POST', '/__sandbox/config', { webhookUrl: `${first.url}/webhooks`, faults: [] });
+    const payments = [];
+    for (const index of [1, 2, 3]) {
+      // The checkout starts on either instance; the browser's stream is on the second.
+      const on = index % 2 ? first : second;
+      const payment = await beginPayment(on.url, `order-ngn:two-${index}`, 'PayByTransfer');
+      const stream = await openEventStream(second.url, payment.token);
+      streams.push(stream);
+      payments.push({ ...payment, stream });
+    }
+    for (const payment of payments) {
+      const paidAt = Date.now();
+      await control('POST', `/__sandbox/payments/${payment.reference}/transfer`);
+      const event = await payment.stream.waitFor(
+        (candidate) => candidate.data.status === 'SUCCESSFUL',
+        10_000,
+      );
+      // From the customer's transfer (the webhook goes out at once) to the outcome on the
+      // stream of the other instance: the budget is a second.
+      expect(event.at - paidAt).toBeLessThan(1000);
+    }
+    // Both pickers have had time to look again: still once each, all from the instance that got
+    // the webhook or the other, never both.
+    await Promise.all([first.advance(120), second.advance(120)]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const payment of payments) {
+      const outcomes = outcomesFor(payment.reference, first, second);
+      expect(outcomes, payment.reference).toHaveLength(1);
+      expect(outcomes[0]).toMatchObject({ status: 'SUCCESSFUL', duplicate: false });
+      expect(
+        payment.stream.events.filter((event) => event.data.status === 'SUCCESSFUL'),
+      ).toHaveLength(1);
+    }
+    await Promise.all([first.stop(), second.stop()]);
+  }, 40_000);
+
+  it('finishes on the other instance the confirmation whose lease a killed one held', async () => {
+    const holder = await start();
+    await control('POST', '/__sandbox/config', {
+      webhookUrl: `${holder.url}/webhooks`,
+      // The status call of the confirmation hangs: its job stays claimed, its lease held.
+      faults: [{ endpoint: 'status', forSeconds: 3600, step: { type: 'latency', ms: 60_000 } }],
+    });
+    const payment = await beginPayment(holder.url, 'order-ngn:lease-1', 'PayByTransfer');
+    await control('POST', `/__sandbox/payments/${payment.reference}/transfer`);
+    // Claimed: the job's score in its sorted set is now the end of a two-minute lease (an
+    // unclaimed one is due now, or a minute after initiation at the latest).
+    const client = new Redis((redis as RunningRedis).url);
+    try {
+      await expect
+        .poll(
+          async () => {
+            const score = await client.zscore('paydrop:q:payments', payment.reference);
+            return score !== null && Number(score) > Date.now() + 90_000;
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(true);
+    } finally {
+      client.disconnect();
+    }
+    await holder.kill();
+    expect(holder.paymentOutcomes).toEqual([]);
+
+    // The other instance, with the provider answering again, takes over once the lease is over.
+    await control('POST', '/__sandbox/config', {
+      webhookUrl: null,
+      faults: [],
+    });
+    const other = await start();
+    const stream = await openEventStream(other.url, payment.token);
+    streams.push(stream);
+    await other.advance(30);
+    expect(other.paymentOutcomes).toEqual([]); // the lease still holds
+    await other.advance(100);
+    await expect.poll(() => other.paymentOutcomes.length, { timeout: 10_000 }).toBe(1);
+    expect(other.paymentOutcomes[0]).toMatchObject({
+      reference: payment.reference,
+      status: 'SUCCESSFUL',
+      orderId: 'order-ngn:lease-1',
+    });
+    await stream.waitFor((event) => event.data.status === 'SUCCESSFUL');
+    await other.advance(3600);
+    expect(outcomesFor(payment.reference, holder, other)).toHaveLength(1);
+  }, 40_000);
+});
