@@ -6,7 +6,7 @@
  * errors, adopt the earlier payment the companion answers with (`already_paid`,
  * `payment_pending`), ask `/status` after a finalize error. Then it counts what went wrong.
  */
-import type { PaymentOutcome, PayoutOutcome } from '../../src/server';
+import type { CheckoutStore, PaymentOutcome, PayoutOutcome } from '../../src/server';
 import { type CompanionRig, companionCall, startCompanion } from './companion';
 import { call, fundTransfer, testCard } from './sandbox';
 
@@ -20,6 +20,8 @@ export interface ChaosOptions {
   readonly concurrency?: number;
   /** Give up waiting for outcomes after this long (real ms). */
   readonly timeoutMs?: number;
+  /** The companion's store (issue 10: the same run on SQLite and Redis); default in memory. */
+  readonly store?: CheckoutStore;
 }
 
 export interface ChaosReport {
@@ -110,6 +112,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         payoutOutcomes.push({ outcome, at: Date.now() });
       },
       logger: { warn: () => {}, error: () => {} },
+      ...(options.store ? { store: options.store } : {}),
     },
     { webhookRetryDelaysMs: [100, 200, 400, 800, 1600, 3200, 6400] },
   );
@@ -391,11 +394,29 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
       if (checkout.doneAt !== null) slowestMs = Math.max(slowestMs, final.at - checkout.doneAt);
     }
+    const sandboxPayouts = (
+      (await rig.sandbox.request('GET', '/__sandbox/payouts').then((r) => r.json())) as {
+        payouts: Array<{ tenantReference: string; status: string }>;
+      }
+    ).payouts;
+    const webhooks = (
+      (await rig.sandbox.request('GET', '/__sandbox/webhooks').then((r) => r.json())) as {
+        webhooks: Array<{ reference: string; event: string; state: string }>;
+      }
+    ).webhooks;
     for (const payout of payouts) {
       const mine = payoutOutcomes.filter(({ outcome }) => outcome.reference === payout.reference);
       const statuses = mine.map(({ outcome }) => outcome.status);
       if (statuses.length === 0) {
-        lost.push(`payout ${payout.tenantReference}`);
+        const atSandbox = sandboxPayouts.find(
+          (entry) => entry.tenantReference === payout.tenantReference,
+        );
+        const hooks = webhooks
+          .filter((entry) => entry.reference === payout.reference)
+          .map((entry) => `${entry.event}:${entry.state}`);
+        lost.push(
+          `payout ${payout.tenantReference} ${payout.reference} (provider: ${atSandbox?.status}; webhooks: ${hooks.join(', ') || 'none'})`,
+        );
         continue;
       }
       if (statuses.length > 1)
