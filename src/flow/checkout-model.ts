@@ -1,103 +1,56 @@
 /**
  * The checkout as a model of signals and actions, with no DOM and no fetch: the widget renders
  * `step` and calls the actions; tests drive it with fake ports in Node. One union-typed `step`
- * says where the customer is; everything else is derived from it.
+ * says where the customer is (checkout-step.ts); this module routes the session (start, choose,
+ * retry, close) and composes the parts: following a payment (payment-watch.ts), the countdown
+ * (countdown.ts) and each channel's actions (channels/).
  */
-
 import { batch, computed, type ReadonlySignal, signal } from '@preact/signals';
 import type { Channel, Money } from '../protocol';
+import {
+  createBankActions,
+  createCardActions,
+  createTransferActions,
+  liveStepFor,
+  type PayingCore,
+  panelStartStep,
+  returnsToPage,
+} from './channels';
+import {
+  type BankPhase,
+  type CheckoutResult,
+  type CheckoutStep,
+  type FailureCode,
+  isLive,
+  isPaying,
+  summary,
+} from './checkout-step';
 import type { Clock } from './clock';
 import {
   type ChannelChoice,
   CompanionFailure,
-  type CompanionFailureCode,
   type CompanionPort,
   type CustomerDetails,
   type PaymentStatus,
   type PaymentView,
 } from './companion';
+import { createCountdown } from './countdown';
+import { createPaymentWatch } from './payment-watch';
 
-/** What the merchant's page learns when the checkout ends. */
-export type CheckoutResult =
-  | { readonly status: 'succeeded'; readonly payment: PaymentSummary }
-  | {
-      readonly status: 'failed';
-      readonly error: CheckoutFailure;
-      readonly payment: PaymentSummary | null;
-    }
-  | { readonly status: 'pending'; readonly payment: PaymentSummary }
-  | { readonly status: 'cancelled' };
-
-export interface PaymentSummary {
-  readonly reference: string;
-  readonly channel: Channel;
-  readonly amount: Money;
-}
-
-/**
- * Stable codes a merchant can branch on. Named apart from the companion's `CheckoutError` class
- * and its `CheckoutErrorCode` (paydrop/server): one name per idea across the public entries.
- */
-export type CheckoutFailureCode =
-  | 'payment_failed'
-  | 'expired'
-  | 'challenge_timeout'
-  | 'no_channels'
-  | CompanionFailureCode;
-
-/** Why a checkout failed, as the merchant's `onFailure` and `result` receive it. */
-export interface CheckoutFailure {
-  readonly code: CheckoutFailureCode;
-  readonly message: string;
-}
-
-export type TransferPhase = 'awaiting' | 'confirming';
-
-/** Why a payment failed: the provider said so, or the card's challenge was abandoned. */
-export type FailureCode = 'payment_failed' | 'challenge_timeout';
-
-/**
- * PayByAccount: `ready` has the bank link but no bank window (the customer continues with a
- * click); `opened` while the bank's window is up; `closed` when it closed with nothing decided;
- * `processing` once the bank sent the customer back and the payment is being confirmed.
- */
-export type BankPhase = 'ready' | 'opened' | 'closed' | 'processing';
-
-export type CheckoutStep =
-  | { readonly kind: 'loading' }
-  | { readonly kind: 'choosing'; readonly channels: readonly ChannelChoice[] }
-  | { readonly kind: 'starting'; readonly channel: Channel }
-  | { readonly kind: 'transfer'; readonly payment: PaymentView; readonly phase: TransferPhase }
-  | { readonly kind: 'bank'; readonly payment: PaymentView; readonly phase: BankPhase }
-  /** The card chunk is in charge; `payment` once the card was submitted and initiated. */
-  | { readonly kind: 'card'; readonly payment: PaymentView | null }
-  /** Waiting for the provider's final word (a card once finalized). */
-  | { readonly kind: 'processing'; readonly payment: PaymentView }
-  | { readonly kind: 'succeeded'; readonly payment: PaymentView }
-  | {
-      readonly kind: 'failed';
-      readonly payment: PaymentView;
-      readonly code: FailureCode;
-    }
-  | { readonly kind: 'expired'; readonly payment: PaymentView }
-  | {
-      readonly kind: 'error';
-      readonly code: CheckoutFailureCode;
-      readonly message: string;
-      /** What "try again" repeats. */
-      readonly retry: 'session' | 'initiate';
-    };
-
-/** Milestones of the countdown worth announcing to a screen reader, in minutes left. */
-const MILESTONES = [10, 5, 1] as const;
-
-/** Steps where a payment is under way and its outcome is awaited. */
-const LIVE: readonly string[] = ['transfer', 'bank', 'processing'];
-
-/** Status checks: every 2 s for the first minute, then every 10 s (DESIGN.md). */
-export function pollDelayMs(sinceStartMs: number): number {
-  return sinceStartMs < 60_000 ? 2000 : 10_000;
-}
+export type {
+  BankPhase,
+  CardPhase,
+  CheckoutFailure,
+  CheckoutFailureCode,
+  CheckoutResult,
+  CheckoutStep,
+  FailureCode,
+  PayingPhases,
+  PayingStep,
+  PaymentSummary,
+  TransferPhase,
+} from './checkout-step';
+export { pollDelayMs } from './payment-watch';
 
 export interface CheckoutModelOptions {
   readonly companion: CompanionPort;
@@ -114,44 +67,45 @@ export interface CheckoutModelOptions {
   readonly resumed?: { readonly token: string; readonly payment: PaymentView } | undefined;
 }
 
-type LiveStep = Extract<CheckoutStep, { kind: 'transfer' | 'bank' | 'processing' }>;
-
-function isLive(step: CheckoutStep): step is LiveStep {
-  return LIVE.includes(step.kind);
-}
-
-function summary(payment: PaymentView): PaymentSummary {
-  return { reference: payment.reference, channel: payment.channel, amount: payment.amount };
+interface Session {
+  readonly token: string;
+  readonly amount: Money;
+  readonly description: string;
+  readonly channels: readonly ChannelChoice[];
 }
 
 export function createCheckoutModel(options: CheckoutModelOptions) {
   const { companion, clock } = options;
   const step = signal<CheckoutStep>({ kind: 'loading' });
-  const session = signal<{
-    token: string;
-    amount: Money;
-    description: string;
-    channels: readonly ChannelChoice[];
-  } | null>(null);
+  const session = signal<Session | null>(null);
   const outcome = signal<CheckoutResult | null>(null);
-  /** Server time minus monotonic time: serverNow = monotonic() + serverOffset. */
-  const serverOffset = signal<number | null>(null);
-  const tick = signal(0);
-  const milestone = signal<number | null>(null);
-
-  let paymentToken: string | null = null;
-  let watching: (() => void) | null = null;
-  let pollTimer: unknown = null;
-  let tickTimer: unknown = null;
-  let pollStartedAt = 0;
   let disposed = false;
-  let generation = 0;
+  let lastChannel: Channel | null = null;
+
+  const expiresAt = computed(() => {
+    const current = step.value;
+    return isPaying(current, 'PayByTransfer') && current.payment.virtualAccount
+      ? current.payment.virtualAccount.expiresAt
+      : null;
+  });
+  const countdown = createCountdown({
+    clock,
+    expiresAt,
+    reachedZero: () => void transfer.expire(),
+  });
+  const watch = createPaymentWatch({
+    companion,
+    clock,
+    heard: (status) => settle(status),
+    serverTime: (serverTime) => countdown.anchor(serverTime),
+    awaiting: () => isLive(step.peek()),
+  });
 
   function go(next: CheckoutStep): void {
     if (disposed) return;
     batch(() => {
       // A countdown warning belongs to the step it was made in.
-      milestone.value = null;
+      countdown.milestone.value = null;
       step.value = next;
     });
     options.onStep?.(next);
@@ -165,53 +119,19 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     go({ kind: 'error', code: failure.code, message: failure.message, retry });
   }
 
-  function anchorServerTime(serverTime: number): void {
-    serverOffset.value = serverTime - clock.monotonic();
-  }
-
-  /** Milliseconds until the virtual account expires, on the server's clock; null when none. */
-  const msLeft = computed(() => {
-    void tick.value;
-    const current = step.value;
-    if (
-      current.kind !== 'transfer' ||
-      !current.payment.virtualAccount ||
-      serverOffset.value === null
-    )
-      return null;
-    return Math.max(
-      0,
-      current.payment.virtualAccount.expiresAt - (clock.monotonic() + serverOffset.value),
-    );
-  });
-
-  /** True once the account's expiry has passed on the server's clock. */
-  function accountExpired(payment: PaymentView): boolean {
-    const account = payment.virtualAccount;
-    const offset = serverOffset.peek();
-    return account !== null && offset !== null && clock.monotonic() + offset >= account.expiresAt;
-  }
-
-  const secondsLeft = computed(() =>
-    msLeft.value === null ? null : Math.ceil(msLeft.value / 1000),
-  );
-
   function stopWatching(): void {
-    watching?.();
-    watching = null;
-    if (pollTimer !== null) clock.clearTimeout(pollTimer);
-    pollTimer = null;
-    if (tickTimer !== null) clock.clearInterval(tickTimer);
-    tickTimer = null;
+    watch.stop();
+    countdown.stop();
   }
 
   function settle(status: PaymentStatus, why: FailureCode = 'payment_failed'): void {
-    const current = step.value;
+    const current = step.peek();
     if (disposed || !isLive(current) || status === 'PENDING') return;
     stopWatching();
     const payment = { ...current.payment, status };
+    const account = current.payment.virtualAccount;
     batch(() => {
-      if (status === 'FAILED' && accountExpired(current.payment)) {
+      if (status === 'FAILED' && account && countdown.passed(account.expiresAt)) {
         // The provider fails an account nobody paid into in time: say so, and offer a new one.
         outcome.value = {
           status: 'failed',
@@ -219,7 +139,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
           payment: summary(payment),
         };
         go({ kind: 'expired', payment });
-        milestone.value = 0;
+        countdown.milestone.value = 0;
       } else if (status === 'SUCCESSFUL') {
         outcome.value = { status: 'succeeded', payment: summary(payment) };
         go({ kind: 'succeeded', payment });
@@ -234,101 +154,34 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     });
   }
 
-  async function checkStatus(): Promise<void> {
-    if (disposed || !paymentToken) return;
-    const mine = generation;
-    try {
-      const answer = await companion.status(paymentToken);
-      if (mine !== generation) return;
-      if (answer.serverTime !== null) anchorServerTime(answer.serverTime);
-      settle(answer.status);
-    } catch {
-      // A failed check is not an outcome; the next one, or the push, will tell.
-    }
-  }
-
-  function schedulePoll(): void {
-    if (disposed || !isLive(step.value)) return;
-    const mine = generation;
-    const delay = pollDelayMs(clock.monotonic() - pollStartedAt);
-    pollTimer = clock.setTimeout(async () => {
-      pollTimer = null;
-      await checkStatus();
-      // A newer payment (a fresh account) runs its own loop; this one ends here.
-      if (mine === generation) schedulePoll();
-    }, delay);
-  }
-
-  let previousLeft: number | null = null;
-
-  function onTick(): void {
-    tick.value++;
-    const left = msLeft.value;
-    if (left === null) return;
-    for (const mark of MILESTONES) {
-      const edge = mark * 60_000;
-      if (previousLeft !== null && previousLeft > edge && left <= edge) milestone.value = mark;
-    }
-    previousLeft = left;
-    if (left === 0) void expire();
-  }
-
-  /** The account's time is up: one last look, in case the money arrived at the last second. */
-  let expiring = false;
-  async function expire(): Promise<void> {
-    const current = step.value;
-    if (current.kind !== 'transfer' || expiring) return;
-    expiring = true;
-    await checkStatus().finally(() => {
-      expiring = false;
-    });
-    const after = step.value;
-    if (disposed || after.kind !== 'transfer') return;
-    stopWatching();
-    go({ kind: 'expired', payment: after.payment });
-    milestone.value = 0;
-  }
-
-  /** Push first, polling as the fallback, until the outcome. */
-  function watch(token: string): void {
-    stopWatching();
-    watching = companion.watch(token, settle);
-    pollStartedAt = clock.monotonic();
-    schedulePoll();
-  }
-
   function showPayment(payment: PaymentView, token: string, bankPhase: BankPhase = 'ready'): void {
     if (disposed) return;
-    paymentToken = token;
-    generation++;
-    anchorServerTime(payment.serverTime);
-    const first: LiveStep =
-      payment.channel === 'PayByTransfer'
-        ? { kind: 'transfer', payment, phase: 'awaiting' }
-        : payment.channel === 'PayByAccount'
-          ? { kind: 'bank', payment, phase: bankPhase }
-          : { kind: 'processing', payment };
+    watch.adopt(token);
+    watch.renew();
+    countdown.anchor(payment.serverTime);
+    const first = liveStepFor(payment, bankPhase);
     if (payment.status !== 'PENDING') {
       go(first);
       settle(payment.status);
       return;
     }
-    milestone.value = null;
-    previousLeft = null;
     go(first);
-    watch(token);
-    if (first.kind === 'transfer') tickTimer = clock.setInterval(onTick, 1000);
-    else if (bankPhase === 'processing') void checkStatus();
+    // Push first, polling as the fallback, until the outcome.
+    stopWatching();
+    watch.start();
+    if (isPaying(first, 'PayByTransfer')) countdown.start();
+    else if (bankPhase === 'processing') void watch.check();
   }
 
   async function initiate(channel: Channel): Promise<void> {
-    const current = session.value;
+    const current = session.peek();
     if (!current) return;
-    if (channel === 'Card') {
-      // A card payment starts when the customer submits the card (the card chunk's flow).
+    const ownPanel = panelStartStep(channel);
+    if (ownPanel) {
+      // The channel's panel starts the payment (the card chunk, once the card is submitted).
       stopWatching();
-      generation++;
-      go({ kind: 'card', payment: null });
+      watch.renew();
+      go(ownPanel);
       return;
     }
     go({ kind: 'starting', channel });
@@ -336,7 +189,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       const { token, payment } = await companion.initiate(current.token, {
         channel,
         customer: options.customer,
-        ...(channel === 'PayByAccount' && options.returnTo ? { returnTo: options.returnTo } : {}),
+        ...(returnsToPage(channel) && options.returnTo ? { returnTo: options.returnTo } : {}),
       });
       showPayment(payment, token);
     } catch (error) {
@@ -344,7 +197,21 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     }
   }
 
-  let lastChannel: Channel | null = null;
+  const core: PayingCore = {
+    step,
+    go,
+    watch,
+    countdown,
+    settle,
+    stopWatching,
+    showPayment,
+    initiate,
+    fail: (error) => failWith(error, 'initiate'),
+    disposed: () => disposed,
+  };
+  const transfer = createTransferActions(core);
+  const bank = createBankActions(core);
+  const card = createCardActions(core);
 
   async function start(): Promise<void> {
     go({ kind: 'loading' });
@@ -392,130 +259,79 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
 
   return {
     step: step as ReadonlySignal<CheckoutStep>,
-    session: session as ReadonlySignal<typeof session.value>,
+    session: session as ReadonlySignal<Session | null>,
     outcome: outcome as ReadonlySignal<CheckoutResult | null>,
-    secondsLeft,
+    secondsLeft: countdown.secondsLeft,
     /** The last countdown milestone reached (minutes left; 0 at expiry), for the live region. */
-    milestone: milestone as ReadonlySignal<number | null>,
+    milestone: countdown.milestone as ReadonlySignal<number | null>,
     /** True while closing would leave a payment half-done. */
     paymentUnderWay: computed(() => {
       const current = step.value;
       return (
         isLive(current) ||
         current.kind === 'starting' ||
-        (current.kind === 'card' && !!current.payment)
+        (isPaying(current, 'Card') && current.payment !== null)
       );
     }),
 
     start,
 
     /** The token of the payment under way, for picking it up after a full-page redirect. */
-    paymentToken: () => paymentToken,
+    paymentToken: watch.token,
 
     choose(channel: Channel): void {
-      if (step.value.kind !== 'choosing') return;
+      if (step.peek().kind !== 'choosing') return;
       lastChannel = channel;
       void initiate(channel);
     },
 
-    /** "I've sent the money": confirming, never success, until the provider says so. */
-    sentMoney(): void {
-      const current = step.value;
-      if (current.kind !== 'transfer' || current.phase !== 'awaiting') return;
-      go({ ...current, phase: 'confirming' });
-      void checkStatus();
-    },
-
-    /** The card chunk initiated a card payment: it is under way, and closing must say so. */
-    cardStarted(payment: PaymentView, token: string): void {
-      if (step.value.kind !== 'card') return;
-      paymentToken = token;
-      anchorServerTime(payment.serverTime);
-      go({ kind: 'card', payment });
-    },
-
-    /** The card is finalized: follow the payment to its outcome. */
-    track(payment: PaymentView, token: string, status: PaymentStatus): void {
-      if (step.value.kind !== 'card') return;
-      showPayment({ ...payment, status }, token);
-    },
-
-    /** The card's challenge was abandoned until it timed out. */
-    cardTimedOut(payment: PaymentView): void {
-      if (step.value.kind !== 'card') return;
-      go({ kind: 'processing', payment });
-      settle('FAILED', 'challenge_timeout');
-    },
-
-    /** A step outside the model (the card chunk's) failed in a way the customer cannot fix. */
-    fail(error: unknown): void {
-      if (step.value.kind === 'card') failWith(error, 'initiate');
-    },
-
-    /** The bank's window is showing the bank. */
-    bankOpened(): void {
-      const current = step.value;
-      if (current.kind === 'bank' && current.phase !== 'processing') {
-        go({ ...current, phase: 'opened' });
-      }
-    },
-
-    /** The bank sent the customer back (the return page said so): confirm the payment now. */
-    bankReturned(reference: string): void {
-      const current = step.value;
-      if (current.kind !== 'bank' || current.payment.reference !== reference) return;
-      if (current.phase !== 'processing') go({ ...current, phase: 'processing' });
-      void checkStatus();
-    },
-
-    /** The bank's window closed: the payment may be done, or abandoned. Ask. */
-    async bankWindowClosed(): Promise<void> {
-      if (step.value.kind !== 'bank') return;
-      await checkStatus();
-      const after = step.value;
-      if (after.kind === 'bank' && after.phase === 'opened') go({ ...after, phase: 'closed' });
-    },
+    sentMoney: transfer.sentMoney,
+    newAccount: transfer.newAccount,
+    bankOpened: bank.bankOpened,
+    bankReturned: bank.bankReturned,
+    bankWindowClosed: bank.bankWindowClosed,
+    cardStarted: card.cardStarted,
+    track: card.track,
+    cardTimedOut: card.cardTimedOut,
+    fail: card.fail,
 
     /** Back to the list of payment methods, from a payment not yet made. */
     changeMethod(): void {
-      const current = step.value;
-      const channels = session.value?.channels ?? [];
+      const current = step.peek();
+      const channels = session.peek()?.channels ?? [];
       if (channels.length < 2) return;
       if (
         // Not while the bank's window is up or the bank is settling: that payment may go through.
-        (current.kind === 'bank' && (current.phase === 'ready' || current.phase === 'closed')) ||
-        (current.kind === 'card' && !current.payment)
+        (isPaying(current, 'PayByAccount') &&
+          (current.phase === 'ready' || current.phase === 'closed')) ||
+        (isPaying(current, 'Card') && !current.payment)
       ) {
         stopWatching();
-        generation++;
+        watch.renew();
         go({ kind: 'choosing', channels });
       }
     },
 
-    /** After expiry: a fresh account for the same order. */
-    newAccount(): void {
-      if (step.value.kind !== 'expired' || !session.value) return;
-      void initiate('PayByTransfer');
-    },
-
     retry(): void {
-      const current = step.value;
+      const current = step.peek();
       if (current.kind !== 'error') return;
-      if (current.retry === 'initiate' && lastChannel && session.value) void initiate(lastChannel);
+      if (current.retry === 'initiate' && lastChannel && session.peek()) void initiate(lastChannel);
       else void start();
     },
 
     /** The tab came back from sleep, or the clock may have jumped: check again now. */
     resync(): void {
-      tick.value++;
-      void checkStatus();
+      countdown.refresh();
+      void watch.check();
     },
 
     /** What closing now means for the merchant. */
     resultIfClosed(): CheckoutResult {
-      if (outcome.value) return outcome.value;
-      const current = step.value;
-      const under = isLive(current) || current.kind === 'card' ? current.payment : null;
+      const known = outcome.peek();
+      if (known) return known;
+      const current = step.peek();
+      const under =
+        current.kind === 'paying' || current.kind === 'processing' ? current.payment : null;
       if (under) return { status: 'pending', payment: summary(under) };
       if (current.kind === 'error') {
         return {
@@ -531,7 +347,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     dispose(): void {
       stopWatching();
       disposed = true;
-      generation++;
+      watch.dispose();
     },
   };
 }

@@ -4,10 +4,13 @@
  */
 import type { Money } from './money';
 
-/** The payment channels of provider-api.md. */
-export type Channel = 'PayByTransfer' | 'PayByAccount' | 'Card';
+/**
+ * The payment channels of provider-api.md, listed once: the companion's schemas, the sandbox's
+ * tables and the widget's registry (src/widget/channels/index.ts) all derive from this list.
+ */
+export const CHANNELS = ['PayByTransfer', 'PayByAccount', 'Card'] as const;
 
-export const CHANNELS: readonly Channel[] = ['PayByTransfer', 'PayByAccount', 'Card'];
+export type Channel = (typeof CHANNELS)[number];
 
 /** A payment's status as the status operation reports it (`Successfull` read as SUCCESSFUL). */
 export type PaymentStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';

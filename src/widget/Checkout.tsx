@@ -1,17 +1,14 @@
 import { type ReadonlySignal, type Signal, useSignal } from '@preact/signals';
 import { type ComponentChildren, type ComponentType, Fragment, h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import { loadCardChunk } from '#chunks';
 import type { CheckoutModel, CheckoutResult, CheckoutStep } from '../flow/checkout-model';
-import { CompanionFailure, type CustomerDetails, type HttpCompanion } from '../flow/companion';
-import { BankPanel } from './channels/bank/BankPanel';
+import type { CustomerDetails, HttpCompanion } from '../flow/companion';
+import { CHANNEL_REGISTRY, type PanelContext, type PanelProps } from './channels';
 import type { BankWindow } from './channels/bank/bank-window';
-import type { CardStepProps } from './channels/card';
-import { TransferPanel } from './channels/transfer';
 import { fill, type Messages } from './messages';
 import { ChannelPicker } from './ui/ChannelPicker';
 import { amountDue, formatMoney } from './ui/format';
-import { Lazy, Waiting } from './ui/Lazy';
+import { Waiting } from './ui/Lazy';
 
 interface CheckoutProps {
   readonly model: CheckoutModel;
@@ -236,17 +233,6 @@ interface StepViewProps {
   readonly onDone: (result: CheckoutResult) => void;
 }
 
-let cardStep: Promise<ComponentType<CardStepProps>> | null = null;
-
-/** The card chunk, loaded once; a failed load may be tried again. */
-function loadCard(): Promise<ComponentType<CardStepProps>> {
-  cardStep ??= loadCardChunk().then((chunk) => chunk.CardStep);
-  return cardStep.catch((error: unknown) => {
-    cardStep = null;
-    throw error;
-  });
-}
-
 function OtherMethod({ model, messages }: { model: CheckoutModel; messages: Messages }) {
   return (model.session.value?.channels.length ?? 0) > 1 ? (
     <button type="button" class="secondary" onClick={() => model.changeMethod()}>
@@ -258,6 +244,16 @@ function OtherMethod({ model, messages }: { model: CheckoutModel; messages: Mess
 function StepView(props: StepViewProps) {
   const { step, model, messages, locale, bank, companion, customer, announce, onDone } = props;
   const done = () => onDone(model.resultIfClosed());
+  const context: PanelContext = {
+    model,
+    messages,
+    locale,
+    bank,
+    companion,
+    customer,
+    announce,
+    other: <OtherMethod model={model} messages={messages} />,
+  };
   switch (step.kind) {
     case 'loading':
       return <Waiting text={messages.loading} />;
@@ -269,58 +265,18 @@ function StepView(props: StepViewProps) {
           channels={step.channels}
           messages={messages}
           onChoose={(channel) => {
-            // The bank's window opens in this click, before any await, so blockers allow it.
-            if (channel === 'PayByAccount') bank.prepare();
+            // What choosing does in the click itself (the bank's window), then the model.
+            CHANNEL_REGISTRY[channel].choose?.(context);
             model.choose(channel);
           }}
         />
       );
-    case 'transfer':
-      return (
-        <TransferPanel
-          model={model}
-          payment={step.payment}
-          phase={step.phase}
-          messages={messages}
-          locale={locale}
-          announce={announce}
-        />
-      );
-    case 'bank':
-      return (
-        <BankPanel
-          model={model}
-          payment={step.payment}
-          phase={step.phase}
-          messages={messages}
-          bank={bank}
-          other={<OtherMethod model={model} messages={messages} />}
-        />
-      );
-    case 'card': {
-      const amount = model.session.peek()?.amount;
-      return (
-        <Lazy
-          load={loadCard}
-          messages={messages}
-          // Offline: the error step's Try again comes back here and loads it again.
-          failed={() =>
-            model.fail(new CompanionFailure('network', 'The card form could not load.'))
-          }
-        >
-          {(CardStep) => (
-            <CardStep
-              model={model}
-              companion={companion}
-              customer={customer}
-              locale={locale}
-              messages={messages}
-              amountText={amount ? formatMoney(amount, locale) : ''}
-              other={<OtherMethod model={model} messages={messages} />}
-            />
-          )}
-        </Lazy>
-      );
+    case 'paying': {
+      // One paying step for every channel: the registry knows each one's panel.
+      const Panel = CHANNEL_REGISTRY[step.channel].Panel as ComponentType<
+        PanelProps<typeof step.channel>
+      >;
+      return <Panel step={step} context={context} />;
     }
     case 'processing':
       return <Waiting text={messages.processing} />;

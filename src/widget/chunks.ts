@@ -6,7 +6,7 @@
 import type { Messages } from './messages/en';
 
 /** What the card chunk gives the dialog. */
-export type CardChunk = Pick<typeof import('./channels/card'), 'CardStep'>;
+export type CardChunk = Pick<typeof import('./channels/card/chunk'), 'CardStep'>;
 
 /** What the QR chunk gives the bank panel. */
 export type QrChunk = Pick<typeof import('./qr'), 'QrCode'>;
@@ -16,7 +16,7 @@ export function loadFrench(): Promise<Messages> {
 }
 
 export function loadCardChunk(): Promise<CardChunk> {
-  return import('./channels/card');
+  return import('./channels/card/chunk');
 }
 
 export function loadQrChunk(): Promise<QrChunk> {

@@ -9,9 +9,9 @@ import { loadReturnChunk } from '#chunks';
 import { type CheckoutResult, createCheckoutModel } from '../flow/checkout-model';
 import type { Clock } from '../flow/clock';
 import type { PaymentView } from '../flow/companion';
-import type { Channel } from '../protocol';
 import { RETURN_PARAM } from '../protocol/contract';
 import { Checkout } from './Checkout';
+import { SUPPORTED_CHANNELS } from './channels';
 import { createBankWindow } from './channels/bank/bank-window';
 import { createCompanionHttp } from './companion-http';
 import { loadMessages } from './messages';
@@ -26,9 +26,6 @@ export interface CheckoutHandle {
   /** Settles when the payment succeeds or the dialog closes. */
   readonly result: Promise<CheckoutResult>;
 }
-
-/** The channels this build can take a customer through. */
-const SUPPORTED_CHANNELS: readonly Channel[] = ['PayByTransfer', 'PayByAccount', 'Card'];
 
 // One open checkout per document: opening again returns it instead of stacking a second dialog.
 const openCheckouts = new WeakMap<Document, CheckoutHandle>();
@@ -99,7 +96,12 @@ function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHa
     target,
     customer: checked.customer,
     supportedChannels: SUPPORTED_CHANNELS,
-    onStep: (step) => checked.onEvent?.({ type: 'step', step: step.kind }),
+    onStep: (step) =>
+      checked.onEvent?.(
+        step.kind === 'paying'
+          ? { type: 'step', step: step.kind, channel: step.channel }
+          : { type: 'step', step: step.kind },
+      ),
     returnTo: location.href,
     resumed,
   });

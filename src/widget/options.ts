@@ -3,12 +3,15 @@
  * naming it, and nothing is opened.
  */
 import type { CheckoutResult, CheckoutStep, PaymentSummary } from '../flow/checkout-model';
+import type { Channel } from '../protocol/types';
 import type { CardMessages } from './channels/card/messages';
 import type { Messages } from './messages';
 
 export interface CheckoutEvent {
   readonly type: 'step';
   readonly step: CheckoutStep['kind'];
+  /** At the `paying` step: the channel being paid by. */
+  readonly channel?: Channel;
 }
 
 /**

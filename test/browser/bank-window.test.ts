@@ -93,7 +93,9 @@ async function chooseBank(bank: BankWindow, model: CheckoutModel) {
 
 function phaseOf(model: CheckoutModel): string {
   const step = model.step.peek();
-  return step.kind === 'bank' ? `bank:${step.phase}` : step.kind;
+  return step.kind === 'paying' && step.channel === 'PayByAccount'
+    ? `bank:${step.phase}`
+    : step.kind;
 }
 
 describe('opening the bank’s window', () => {

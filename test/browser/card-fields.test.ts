@@ -11,7 +11,7 @@ import {
   type CardMessages,
   cardMessagesEn,
   cardMessagesFr,
-} from '../../src/widget/channels/card';
+} from '../../src/widget/channels/card/chunk';
 import { axeViolations } from './axe';
 import './setup-dom';
 

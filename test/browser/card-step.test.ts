@@ -8,7 +8,7 @@ import { h } from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CheckoutModel, createCheckoutModel } from '../../src/flow/checkout-model';
 import { CompanionFailure, type CustomerDetails } from '../../src/flow/companion';
-import { CardStep, CHALLENGE_TIMEOUT_MS } from '../../src/widget/channels/card';
+import { CardStep, CHALLENGE_TIMEOUT_MS } from '../../src/widget/channels/card/chunk';
 import { axeViolations } from './axe';
 import { andRedraw, dialog, renderCheckout } from './checkout-harness';
 import {
@@ -82,7 +82,12 @@ async function renderCard(
   });
   await model.start();
   model.choose('Card');
-  expect(model.step.peek()).toEqual({ kind: 'card', payment: null });
+  expect(model.step.peek()).toEqual({
+    kind: 'paying',
+    channel: 'Card',
+    phase: 'entry',
+    payment: null,
+  });
   const view = render(
     h(CardStep, {
       model,
@@ -217,7 +222,12 @@ describe('paying by card', () => {
     );
     expect(payButton().disabled).toBe(false);
     expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Pay by card' }));
-    expect(model.step.peek()).toEqual({ kind: 'card', payment: null });
+    expect(model.step.peek()).toEqual({
+      kind: 'paying',
+      channel: 'Card',
+      phase: 'entry',
+      payment: null,
+    });
     expect(screen.getByRole('button', { name: 'Choose another way to pay' })).toBeTruthy();
     expect(await axeViolations(container)).toEqual([]);
 
@@ -256,7 +266,12 @@ describe('the issuer’s challenge', () => {
     expect(frame.getAttribute('referrerpolicy')).toBe('no-referrer');
     expect(container.querySelectorAll('iframe')).toHaveLength(1);
     // The payment exists now: closing the checkout must ask first.
-    expect(model.step.peek()).toEqual({ kind: 'card', payment: cardPayment() });
+    expect(model.step.peek()).toEqual({
+      kind: 'paying',
+      channel: 'Card',
+      phase: 'started',
+      payment: cardPayment(),
+    });
     expect(model.paymentUnderWay.peek()).toBe(true);
     expect(await axeViolations(container, { iframes: false })).toEqual([]);
   });
@@ -328,7 +343,7 @@ describe('the issuer’s challenge', () => {
       vi.advanceTimersByTime(CHALLENGE_TIMEOUT_MS - 1_000);
       await settle();
     });
-    expect(model.step.peek().kind).toBe('card');
+    expect(model.step.peek()).toMatchObject({ kind: 'paying', channel: 'Card' });
     await act(async () => {
       vi.advanceTimersByTime(1_000);
       await settle();

@@ -5,7 +5,7 @@ import { act, render, screen } from '@testing-library/preact';
 import { h } from 'preact';
 import { describe, expect, it, vi } from 'vitest';
 import { createCheckoutModel } from '../../src/flow/checkout-model';
-import { TransferPanel } from '../../src/widget/channels/transfer';
+import { TransferPanel } from '../../src/widget/channels/transfer/TransferPanel';
 import { en } from '../../src/widget/messages/en';
 import { axeViolations } from './axe';
 import { FakeClock, FakeCompanion, paymentView } from './fakes';
@@ -25,7 +25,8 @@ async function renderPanel(payment = paymentView()) {
     await settle();
   });
   const step = model.step.peek();
-  if (step.kind !== 'transfer') throw new Error(`the model is at ${step.kind}`);
+  if (!(step.kind === 'paying' && step.channel === 'PayByTransfer'))
+    throw new Error(`the model is at ${step.kind}`);
   const announce = vi.fn();
   const view = render(
     h(TransferPanel, {
@@ -71,7 +72,8 @@ describe('TransferPanel', () => {
   it('renders nothing for a payment without a virtual account', async () => {
     const { model } = await renderPanel();
     const step = model.step.peek();
-    if (step.kind !== 'transfer') throw new Error('not at transfer');
+    if (!(step.kind === 'paying' && step.channel === 'PayByTransfer'))
+      throw new Error('not at transfer');
     const container = document.body.appendChild(document.createElement('div'));
     render(
       h(TransferPanel, {

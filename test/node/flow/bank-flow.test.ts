@@ -32,7 +32,7 @@ const BANK_SUMMARY = {
 };
 
 function kinds(steps: readonly CheckoutStep[]): string[] {
-  return steps.map((step) => step.kind);
+  return steps.map((step) => (step.kind === 'paying' ? `paying:${step.channel}` : step.kind));
 }
 
 function expectNothingLeft(h: Harness): void {
@@ -58,7 +58,11 @@ async function inBank(h: Harness, payment: PaymentView = bankPayment()): Promise
   h.model.choose('PayByAccount');
   h.companion.lastInitiation().answer.resolve({ token: BANK_TOKEN, payment });
   await flush();
-  expect(h.model.step.value).toMatchObject({ kind: 'bank', phase: 'ready' });
+  expect(h.model.step.value).toMatchObject({
+    kind: 'paying',
+    channel: 'PayByAccount',
+    phase: 'ready',
+  });
 }
 
 /** From `ready`, the way the widget gets to each phase; the status checks on the way say PENDING. */
@@ -75,7 +79,7 @@ async function toPhase(h: Harness, phase: BankPhase): Promise<void> {
       await closing;
     }
   }
-  expect(h.model.step.value).toMatchObject({ kind: 'bank', phase });
+  expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByAccount', phase });
 }
 
 const PHASES: BankPhase[] = ['ready', 'opened', 'closed', 'processing'];
@@ -112,8 +116,13 @@ describe('initiation', () => {
     const h = bankHarness();
     const payment = bankPayment();
     await inBank(h, payment);
-    expect(h.model.step.value).toEqual({ kind: 'bank', payment, phase: 'ready' });
-    expect(kinds(h.steps)).toEqual(['loading', 'choosing', 'starting', 'bank']);
+    expect(h.model.step.value).toEqual({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      payment,
+      phase: 'ready',
+    });
+    expect(kinds(h.steps)).toEqual(['loading', 'choosing', 'starting', 'paying:PayByAccount']);
     expect(h.companion.active.map((watcher) => watcher.token)).toEqual([BANK_TOKEN]);
     expect(h.model.paymentToken()).toBe(BANK_TOKEN);
     expect(h.model.paymentUnderWay.value).toBe(true);
@@ -149,7 +158,12 @@ describe('the bank window', () => {
     const payment = bankPayment();
     await inBank(h, payment);
     h.model.bankOpened();
-    expect(h.model.step.value).toEqual({ kind: 'bank', payment, phase: 'opened' });
+    expect(h.model.step.value).toEqual({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      payment,
+      phase: 'opened',
+    });
     expect(h.companion.statuses).toHaveLength(0);
   });
 
@@ -158,7 +172,11 @@ describe('the bank window', () => {
     await inBank(h);
     await toPhase(h, 'processing');
     h.model.bankOpened();
-    expect(h.model.step.value).toMatchObject({ kind: 'bank', phase: 'processing' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      phase: 'processing',
+    });
   });
 
   it('bankReturned() for this payment: processing, and a status check at once', async () => {
@@ -166,7 +184,11 @@ describe('the bank window', () => {
     await inBank(h);
     h.model.bankOpened();
     h.model.bankReturned(REFERENCE);
-    expect(h.model.step.value).toMatchObject({ kind: 'bank', phase: 'processing' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      phase: 'processing',
+    });
     expect(h.model.paymentUnderWay.value).toBe(true);
     expect(h.companion.statuses.map((call) => call.args)).toEqual([BANK_TOKEN]);
 
@@ -183,7 +205,11 @@ describe('the bank window', () => {
     h.model.bankReturned(REFERENCE);
     h.companion.lastStatus().answer.resolve({ ...PENDING });
     await flush();
-    expect(h.model.step.value).toMatchObject({ kind: 'bank', phase: 'processing' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      phase: 'processing',
+    });
     expect(h.model.outcome.value).toBeNull();
     expect(h.companion.active).toHaveLength(1);
     h.companion.push('SUCCESSFUL');
@@ -213,14 +239,22 @@ describe('the bank window', () => {
 
     h.companion.lastStatus().answer.resolve({ ...PENDING });
     await closing;
-    expect(h.model.step.value).toMatchObject({ kind: 'bank', phase: 'closed' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      phase: 'closed',
+    });
     expect(h.model.outcome.value).toBeNull();
     expect(h.model.paymentUnderWay.value).toBe(true);
     expect(h.companion.active).toHaveLength(1);
 
     // The customer goes to the bank again.
     h.model.bankOpened();
-    expect(h.model.step.value).toMatchObject({ kind: 'bank', phase: 'opened' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      phase: 'opened',
+    });
     h.companion.push('SUCCESSFUL');
     expect(h.model.step.value.kind).toBe('succeeded');
   });
@@ -233,7 +267,12 @@ describe('the bank window', () => {
     h.companion.lastStatus().answer.resolve({ status: 'SUCCESSFUL', serverTime: null });
     await closing;
     expect(h.model.step.value.kind).toBe('succeeded');
-    expect(h.steps.some((step) => step.kind === 'bank' && step.phase === 'closed')).toBe(false);
+    expect(
+      h.steps.some(
+        (step) =>
+          step.kind === 'paying' && step.channel === 'PayByAccount' && step.phase === 'closed',
+      ),
+    ).toBe(false);
     expect(h.model.outcome.value).toEqual({ status: 'succeeded', payment: BANK_SUMMARY });
     expectNothingLeft(h);
   });
@@ -260,7 +299,11 @@ describe('the bank window', () => {
     const closing = h.model.bankWindowClosed();
     h.companion.lastStatus().answer.reject(new CompanionFailure('network', 'Offline.'));
     await closing;
-    expect(h.model.step.value).toMatchObject({ kind: 'bank', phase: 'closed' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      phase: 'closed',
+    });
     expect(h.model.outcome.value).toBeNull();
   });
 
@@ -272,7 +315,11 @@ describe('the bank window', () => {
     const closing = h.model.bankWindowClosed();
     h.companion.lastStatus().answer.resolve({ ...PENDING });
     await closing;
-    expect(h.model.step.value).toMatchObject({ kind: 'bank', phase: 'processing' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      phase: 'processing',
+    });
   });
 });
 
@@ -365,7 +412,11 @@ describe('changeMethod', () => {
       .lastInitiation()
       .answer.resolve({ token: 'transfer-token', payment: paymentView({ reference: 'PAY-T' }) });
     await flush();
-    expect(h.model.step.value).toMatchObject({ kind: 'transfer', phase: 'awaiting' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByTransfer',
+      phase: 'awaiting',
+    });
     expect(h.companion.active.map((watcher) => watcher.token)).toEqual(['transfer-token']);
     expect(h.model.paymentToken()).toBe('transfer-token');
   });
@@ -405,7 +456,7 @@ describe('changeMethod', () => {
     h.companion.lastInitiation().answer.resolve({ token: BANK_TOKEN, payment: bankPayment() });
     await flush();
     const before = h.model.step.value;
-    expect(before).toMatchObject({ kind: 'bank', phase: 'ready' });
+    expect(before).toMatchObject({ kind: 'paying', channel: 'PayByAccount', phase: 'ready' });
     h.model.changeMethod();
     expect(h.model.step.value).toBe(before);
     expect(h.companion.active.map((watcher) => watcher.token)).toEqual([BANK_TOKEN]);
@@ -422,11 +473,12 @@ describe('resumed after a full-page redirect', () => {
     h.companion.lastSession().answer.resolve(sessionView({ channels: BOTH }));
     await flush();
     expect(h.model.step.value).toEqual({
-      kind: 'bank',
+      kind: 'paying',
+      channel: 'PayByAccount',
       payment: resumed.payment,
       phase: 'processing',
     });
-    expect(kinds(h.steps)).toEqual(['loading', 'bank']);
+    expect(kinds(h.steps)).toEqual(['loading', 'paying:PayByAccount']);
     expect(h.companion.initiations).toHaveLength(0);
     expect(h.companion.statuses.map((call) => call.args)).toEqual(['resumed-token']);
     expect(h.companion.active.map((watcher) => watcher.token)).toEqual(['resumed-token']);
@@ -445,9 +497,17 @@ describe('resumed after a full-page redirect', () => {
     await flush();
     h.companion.lastStatus().answer.resolve({ ...PENDING });
     await flush();
-    expect(h.model.step.value).toMatchObject({ kind: 'bank', phase: 'processing' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      phase: 'processing',
+    });
     h.model.changeMethod();
-    expect(h.model.step.value).toMatchObject({ kind: 'bank', phase: 'processing' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByAccount',
+      phase: 'processing',
+    });
 
     h.companion.autoStatus = { status: 'FAILED', serverTime: null };
     await h.clock.advance(2000);

@@ -27,7 +27,7 @@ const CARD_SUMMARY = {
 };
 
 function kinds(steps: readonly CheckoutStep[]): string[] {
-  return steps.map((step) => step.kind);
+  return steps.map((step) => (step.kind === 'paying' ? `paying:${step.channel}` : step.kind));
 }
 
 function expectNothingLeft(h: Harness): void {
@@ -47,7 +47,12 @@ async function inCard(): Promise<Harness> {
   const h = harness({ supportedChannels: ['PayByTransfer', 'Card'] });
   await choosing(h);
   h.model.choose('Card');
-  expect(h.model.step.value).toEqual({ kind: 'card', payment: null });
+  expect(h.model.step.value).toEqual({
+    kind: 'paying',
+    channel: 'Card',
+    phase: 'entry',
+    payment: null,
+  });
   return h;
 }
 
@@ -62,7 +67,7 @@ async function cardUnderWay() {
 describe('entering the card step', () => {
   it("choose('Card') shows the card step without initiating anything", async () => {
     const h = await inCard();
-    expect(kinds(h.steps)).toEqual(['loading', 'choosing', 'card']);
+    expect(kinds(h.steps)).toEqual(['loading', 'choosing', 'paying:Card']);
     expect(kinds(h.steps)).not.toContain('starting');
     await flush();
     expect(h.companion.initiations).toHaveLength(0);
@@ -77,8 +82,13 @@ describe('entering the card step', () => {
     void h.model.start();
     h.companion.lastSession().answer.resolve(sessionView({ channels: CHANNELS }));
     await flush();
-    expect(h.model.step.value).toEqual({ kind: 'card', payment: null });
-    expect(kinds(h.steps)).toEqual(['loading', 'card']);
+    expect(h.model.step.value).toEqual({
+      kind: 'paying',
+      channel: 'Card',
+      phase: 'entry',
+      payment: null,
+    });
+    expect(kinds(h.steps)).toEqual(['loading', 'paying:Card']);
     expect(h.companion.initiations).toHaveLength(0);
   });
 
@@ -92,7 +102,12 @@ describe('entering the card step', () => {
 describe('cardStarted', () => {
   it('holds the payment: under way, and pending if closed', async () => {
     const { h, payment } = await cardUnderWay();
-    expect(h.model.step.value).toEqual({ kind: 'card', payment });
+    expect(h.model.step.value).toEqual({
+      kind: 'paying',
+      channel: 'Card',
+      phase: 'started',
+      payment,
+    });
     expect(h.model.paymentUnderWay.value).toBe(true);
     expect(h.model.resultIfClosed()).toEqual({ status: 'pending', payment: CARD_SUMMARY });
     expect(h.model.paymentToken()).toBe(CARD_TOKEN);
@@ -102,7 +117,12 @@ describe('cardStarted', () => {
   it('keeps the customer on the card once it is submitted', async () => {
     const { h, payment } = await cardUnderWay();
     h.model.changeMethod();
-    expect(h.model.step.value).toEqual({ kind: 'card', payment });
+    expect(h.model.step.value).toEqual({
+      kind: 'paying',
+      channel: 'Card',
+      phase: 'started',
+      payment,
+    });
   });
 });
 
@@ -199,7 +219,12 @@ describe('fail', () => {
       retry: 'initiate',
     });
     h.model.retry();
-    expect(h.model.step.value).toEqual({ kind: 'card', payment: null });
+    expect(h.model.step.value).toEqual({
+      kind: 'paying',
+      channel: 'Card',
+      phase: 'entry',
+      payment: null,
+    });
     expect(h.companion.sessions).toHaveLength(1);
     expect(h.companion.initiations).toHaveLength(0);
   });
@@ -209,9 +234,9 @@ describe('fail outside the card step', () => {
   it('is ignored during a transfer, which keeps its watcher and countdown', async () => {
     const h = harness({ supportedChannels: ['PayByTransfer'] });
     await inTransfer(h);
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
     h.model.fail(new Error('not for this step'));
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
     expect(h.companion.active).toHaveLength(1);
   });
 });

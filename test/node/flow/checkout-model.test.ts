@@ -15,7 +15,7 @@ import {
 } from './fake-ports';
 
 function kinds(steps: readonly CheckoutStep[]): string[] {
-  return steps.map((step) => step.kind);
+  return steps.map((step) => (step.kind === 'paying' ? `paying:${step.channel}` : step.kind));
 }
 
 function expectNothingLeft(h: Harness): void {
@@ -61,12 +61,16 @@ describe('start', () => {
 
     h.companion.lastInitiation().answer.resolve({ token: PAYMENT_TOKEN, payment: paymentView() });
     await flush();
-    expect(kinds(h.steps)).toEqual(['loading', 'starting', 'transfer']);
+    expect(kinds(h.steps)).toEqual(['loading', 'starting', 'paying:PayByTransfer']);
     const step = h.model.step.value;
-    expect(step.kind === 'transfer' && step.phase).toBe('awaiting');
-    expect(step.kind === 'transfer' && step.payment.virtualAccount?.accountNumber).toBe(
-      '0123456789',
+    expect(step.kind === 'paying' && step.channel === 'PayByTransfer' && step.phase).toBe(
+      'awaiting',
     );
+    expect(
+      step.kind === 'paying' &&
+        step.channel === 'PayByTransfer' &&
+        step.payment.virtualAccount?.accountNumber,
+    ).toBe('0123456789');
   });
 
   it('lets the customer choose among several supported channels, and only those', async () => {
@@ -128,7 +132,12 @@ describe('start', () => {
       }),
     );
     await flush();
-    expect(h.model.step.value).toEqual({ kind: 'transfer', payment: pending, phase: 'awaiting' });
+    expect(h.model.step.value).toEqual({
+      kind: 'paying',
+      channel: 'PayByTransfer',
+      payment: pending,
+      phase: 'awaiting',
+    });
     expect(h.companion.initiations).toHaveLength(0);
     expect(kinds(h.steps)).not.toContain('choosing');
     expect(h.companion.active.map((watcher) => watcher.token)).toEqual(['resumed-token']);
@@ -212,7 +221,7 @@ describe('start', () => {
     expect(h.model.step.value).toEqual({ kind: 'starting', channel: 'PayByTransfer' });
     h.companion.lastInitiation().answer.resolve({ token: PAYMENT_TOKEN, payment: paymentView() });
     await flush();
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
   });
 
   it('retries the channel the customer chose', async () => {
@@ -244,7 +253,7 @@ describe('start', () => {
     h.model.retry();
     expect(h.companion.sessions).toHaveLength(1);
     expect(h.companion.initiations).toHaveLength(1);
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
   });
 });
 
@@ -281,7 +290,7 @@ describe('choose', () => {
     await inTransfer(h);
     h.model.choose('PayByTransfer');
     expect(h.companion.initiations).toHaveLength(1);
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
     h.companion.push('SUCCESSFUL');
     h.model.choose('PayByTransfer');
     expect(h.companion.initiations).toHaveLength(1);
@@ -308,7 +317,11 @@ describe('transfer', () => {
 
     h.companion.lastStatus().answer.resolve({ ...PENDING });
     await flush();
-    expect(h.model.step.value).toMatchObject({ kind: 'transfer', phase: 'confirming' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByTransfer',
+      phase: 'confirming',
+    });
     expect(h.model.outcome.value).toBeNull();
     expect(kinds(h.steps)).not.toContain('succeeded');
   });
@@ -594,8 +607,8 @@ describe('paymentUnderWay', () => {
       ['loading', false],
       ['loading', false],
       ['starting', true],
-      ['transfer', true],
-      ['transfer', true],
+      ['paying', true],
+      ['paying', true],
       ['succeeded', false],
     ]);
   });
@@ -669,7 +682,11 @@ describe('dispose', () => {
     h.model.resync();
     await flush();
     expect(h.companion.statuses).toHaveLength(0);
-    expect(h.model.step.value).toMatchObject({ kind: 'transfer', phase: 'awaiting' });
+    expect(h.model.step.value).toMatchObject({
+      kind: 'paying',
+      channel: 'PayByTransfer',
+      phase: 'awaiting',
+    });
     expect(h.model.outcome.value).toBeNull();
   });
 

@@ -383,7 +383,7 @@ export async function inTransfer(h: Harness, payment: PaymentView = paymentView(
   await flush();
   h.companion.lastInitiation().answer.resolve({ token: PAYMENT_TOKEN, payment });
   await flush();
-  if (h.model.step.value.kind !== 'transfer') {
+  if (!(h.model.step.value.kind === 'paying' && h.model.step.value.channel === 'PayByTransfer')) {
     throw new Error(`Expected the transfer step, got ${h.model.step.value.kind}.`);
   }
 }

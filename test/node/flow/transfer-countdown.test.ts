@@ -57,7 +57,7 @@ async function toTheLastSecond(h: Harness): Promise<void> {
   await inTransfer(h, expiringIn(ACCOUNT_LIFE));
   h.companion.autoStatus = { ...PENDING };
   await h.clock.advance(1_800_000);
-  expect(h.model.step.value.kind).toBe('transfer');
+  expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
   expect(h.model.secondsLeft.value).toBe(1);
   h.companion.autoStatus = null;
 }
@@ -119,7 +119,7 @@ describe('secondsLeft', () => {
     h.model.resync();
     await flush();
     expect(h.model.secondsLeft.value).toBe(1798);
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
     expect(h.model.milestone.value).toBeNull();
   });
 
@@ -135,7 +135,7 @@ describe('secondsLeft', () => {
       .answer.resolve({ status: 'PENDING', serverTime: SERVER_T0 + 5 * MINUTE });
     await flush();
     expect(h.model.secondsLeft.value).toBe(1500);
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
 
     // The anchor holds as monotonic time moves on from there.
     h.companion.autoStatus = { ...PENDING };
@@ -196,7 +196,7 @@ describe('milestones', () => {
     expect(h.model.milestone.value).toBe(1);
     await h.clock.advance(30_000);
     expect(seen).toEqual([10, 5, 1]);
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
   });
 
   it('announces nothing for marks already behind when the payment is shown', async () => {
@@ -221,7 +221,7 @@ describe('expiry', () => {
     await h.clock.advance(1000);
     expect(h.model.secondsLeft.value).toBe(0);
     expect(h.companion.statuses).toHaveLength(before + 1);
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
 
     await h.clock.advance(3000);
     expect(h.companion.statuses).toHaveLength(before + 1);
@@ -313,7 +313,12 @@ describe('expiry', () => {
     });
     h.companion.lastInitiation().answer.resolve({ token: 'payment-token-2', payment: fresh });
     await flush();
-    expect(h.model.step.value).toEqual({ kind: 'transfer', payment: fresh, phase: 'awaiting' });
+    expect(h.model.step.value).toEqual({
+      kind: 'paying',
+      channel: 'PayByTransfer',
+      payment: fresh,
+      phase: 'awaiting',
+    });
     expect(h.model.secondsLeft.value).toBe(1800);
     expect(h.model.milestone.value).toBeNull();
     expect(h.companion.active.map((watcher) => watcher.token)).toEqual(['payment-token-2']);
@@ -334,7 +339,7 @@ describe('expiry', () => {
     await inTransfer(h);
     h.model.newAccount();
     expect(h.companion.initiations).toHaveLength(1);
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
   });
 
   it('a poll still out at expiry does not start a second polling loop for the new account', async () => {
@@ -361,7 +366,7 @@ describe('expiry', () => {
       }),
     });
     await flush();
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
 
     slowPoll.answer.resolve({ ...PENDING });
     await flush();
@@ -382,7 +387,7 @@ describe('expiry', () => {
     h.model.dispose();
     h.companion.lastStatus().answer.resolve({ ...PENDING });
     await flush();
-    expect(h.model.step.value.kind).toBe('transfer');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
     expect(h.model.milestone.value).toBe(milestoneBefore);
     expect(h.clock.pending).toBe(0);
   });

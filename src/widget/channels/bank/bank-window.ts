@@ -9,6 +9,7 @@
 import { effect, untracked } from '@preact/signals';
 import { loadReturnChunk } from '#chunks';
 import type { CheckoutModel } from '../../../flow/checkout-model';
+import { isPaying } from '../../../flow/checkout-step';
 import { isSafeUrl, type PaymentView } from '../../../flow/companion';
 import type { SavedRedirect } from '../../return/saved-redirect';
 
@@ -66,7 +67,7 @@ export function createBankWindow(
   });
 
   function follow(step: typeof model.step.value): void {
-    if (step.kind === 'bank') {
+    if (isPaying(step, 'PayByAccount')) {
       listen();
       if (step.phase === 'ready' && popup && !navigated && step.payment.bankAuthUrl) {
         send(step.payment.bankAuthUrl);

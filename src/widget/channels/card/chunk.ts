@@ -1,4 +1,4 @@
-// The paydrop-card chunk: loaded only when the customer chooses Card.
+// The paydrop-card chunk: loaded only when the customer chooses Card (CardPanel.tsx loads it).
 export { CardFields, type CardFieldsProps } from './CardFields';
 export { CardStep, type CardStepProps } from './CardStep';
 export { ChallengeFrame, type ChallengeFrameProps } from './ChallengeFrame';

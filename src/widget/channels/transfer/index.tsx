@@ -1,1 +1,19 @@
-export { TransferPanel } from './TransferPanel';
+// PayByTransfer: the virtual account to pay into, its countdown, "I've sent the money".
+import { h } from 'preact';
+import type { ChannelDescriptor } from '../channel';
+import { TransferPanel } from './TransferPanel';
+
+export const transfer: ChannelDescriptor<'PayByTransfer'> = {
+  name: 'PayByTransfer',
+  Panel: ({ step, context }) => (
+    <TransferPanel
+      model={context.model}
+      payment={step.payment}
+      phase={step.phase}
+      messages={context.messages}
+      locale={context.locale}
+      announce={context.announce}
+    />
+  ),
+  steps: ['awaiting', 'confirming'],
+};

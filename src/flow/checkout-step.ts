@@ -1,0 +1,120 @@
+/**
+ * Where the customer is: one union-typed step (CONVENTIONS 2), and what the merchant's page
+ * learns when the checkout ends.
+ */
+import type { Channel, Money } from '../protocol';
+import type { ChannelChoice, CompanionFailureCode, PaymentView } from './companion';
+
+/** What the merchant's page learns when the checkout ends. */
+export type CheckoutResult =
+  | { readonly status: 'succeeded'; readonly payment: PaymentSummary }
+  | {
+      readonly status: 'failed';
+      readonly error: CheckoutFailure;
+      readonly payment: PaymentSummary | null;
+    }
+  | { readonly status: 'pending'; readonly payment: PaymentSummary }
+  | { readonly status: 'cancelled' };
+
+export interface PaymentSummary {
+  readonly reference: string;
+  readonly channel: Channel;
+  readonly amount: Money;
+}
+
+/**
+ * Stable codes a merchant can branch on. Named apart from the companion's `CheckoutError` class
+ * and its `CheckoutErrorCode` (paydrop/server): one name per idea across the public entries.
+ */
+export type CheckoutFailureCode =
+  | 'payment_failed'
+  | 'expired'
+  | 'challenge_timeout'
+  | 'no_channels'
+  | CompanionFailureCode;
+
+/** Why a checkout failed, as the merchant's `onFailure` and `result` receive it. */
+export interface CheckoutFailure {
+  readonly code: CheckoutFailureCode;
+  readonly message: string;
+}
+
+/** Why a payment failed: the provider said so, or the card's challenge was abandoned. */
+export type FailureCode = 'payment_failed' | 'challenge_timeout';
+
+/** PayByTransfer: the account is shown; after "I've sent the money", being confirmed. */
+export type TransferPhase = 'awaiting' | 'confirming';
+
+/**
+ * PayByAccount: `ready` has the bank link but no bank window (the customer continues with a
+ * click); `opened` while the bank's window is up; `closed` when it closed with nothing decided;
+ * `processing` once the bank sent the customer back and the payment is being confirmed.
+ */
+export type BankPhase = 'ready' | 'opened' | 'closed' | 'processing';
+
+/** Card: the form (no payment yet), then a payment initiated by the card chunk. */
+export type CardPhase = 'entry' | 'started';
+
+/** Each channel's phases while the customer pays by it. */
+export interface PayingPhases {
+  readonly PayByTransfer: TransferPhase;
+  readonly PayByAccount: BankPhase;
+  readonly Card: CardPhase;
+}
+
+/** The payment of a paying step: a card has none until the card is submitted. */
+type PaymentWhilePaying<C extends Channel> = C extends 'Card' ? PaymentView | null : PaymentView;
+
+/** The one step of paying, parametrised by the channel, its phase and its payment. */
+export type PayingStep<C extends Channel = Channel> = {
+  readonly [K in C]: {
+    readonly kind: 'paying';
+    readonly channel: K;
+    readonly phase: PayingPhases[K];
+    readonly payment: PaymentWhilePaying<K>;
+  };
+}[C];
+
+export type CheckoutStep =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'choosing'; readonly channels: readonly ChannelChoice[] }
+  | { readonly kind: 'starting'; readonly channel: Channel }
+  | PayingStep
+  /** Waiting for the provider's final word (a card once finalized). */
+  | { readonly kind: 'processing'; readonly payment: PaymentView }
+  | { readonly kind: 'succeeded'; readonly payment: PaymentView }
+  | {
+      readonly kind: 'failed';
+      readonly payment: PaymentView;
+      readonly code: FailureCode;
+    }
+  | { readonly kind: 'expired'; readonly payment: PaymentView }
+  | {
+      readonly kind: 'error';
+      readonly code: CheckoutFailureCode;
+      readonly message: string;
+      /** What "try again" repeats. */
+      readonly retry: 'session' | 'initiate';
+    };
+
+/** A step whose payment's outcome is awaited, pushed or polled. */
+export type LiveStep =
+  | Exclude<PayingStep, { channel: 'Card' }>
+  | Extract<CheckoutStep, { kind: 'processing' }>;
+
+/** True where a payment is under way and the model watches for its outcome. */
+export function isLive(step: CheckoutStep): step is LiveStep {
+  return step.kind === 'processing' || (step.kind === 'paying' && step.channel !== 'Card');
+}
+
+/** True at the paying step of this channel. */
+export function isPaying<C extends Channel>(
+  step: CheckoutStep,
+  channel: C,
+): step is Extract<CheckoutStep, { readonly kind: 'paying'; readonly channel: C }> {
+  return step.kind === 'paying' && step.channel === channel;
+}
+
+export function summary(payment: PaymentView): PaymentSummary {
+  return { reference: payment.reference, channel: payment.channel, amount: payment.amount };
+}

@@ -1,0 +1,48 @@
+// @vitest-environment jsdom
+// The registry of channels: every channel of the protocol has one descriptor, from its own folder,
+// and this is what each provides (README, "Adding a channel").
+import { describe, expect, it, vi } from 'vitest';
+import { CHANNELS } from '../../src/protocol/types';
+import { CHANNEL_REGISTRY, type PanelContext, SUPPORTED_CHANNELS } from '../../src/widget/channels';
+
+describe('the registry of channels', () => {
+  it('has one descriptor per channel of the protocol, under its own name', () => {
+    expect(Object.keys(CHANNEL_REGISTRY)).toEqual([...CHANNELS]);
+    for (const name of CHANNELS) expect(CHANNEL_REGISTRY[name].name).toBe(name);
+    expect(SUPPORTED_CHANNELS).toEqual([...CHANNELS]);
+  });
+
+  it('lists what each channel provides: its panel, what choosing it does, its steps', () => {
+    const provided = Object.fromEntries(
+      CHANNELS.map((name) => {
+        const channel = CHANNEL_REGISTRY[name];
+        return [
+          name,
+          {
+            panel: typeof channel.Panel,
+            choose: channel.choose ? 'in the click' : 'nothing',
+            steps: channel.steps,
+          },
+        ];
+      }),
+    );
+    expect(provided).toEqual({
+      PayByTransfer: { panel: 'function', choose: 'nothing', steps: ['awaiting', 'confirming'] },
+      PayByAccount: {
+        panel: 'function',
+        choose: 'in the click',
+        steps: ['ready', 'opened', 'closed', 'processing'],
+      },
+      Card: { panel: 'function', choose: 'nothing', steps: ['entry', 'started'] },
+    });
+  });
+
+  it('opens the bank’s window when PayByAccount is chosen, and nothing else for the others', () => {
+    const prepare = vi.fn();
+    const context = { bank: { prepare } } as unknown as PanelContext;
+    CHANNEL_REGISTRY.PayByAccount.choose?.(context);
+    CHANNEL_REGISTRY.PayByTransfer.choose?.(context);
+    CHANNEL_REGISTRY.Card.choose?.(context);
+    expect(prepare).toHaveBeenCalledOnce();
+  });
+});
