@@ -108,6 +108,16 @@ function build(stage: string): PackedPackage {
   return { tarball, consumer };
 }
 
+/** Builds of earlier states of the sources, untouched for an hour, go. */
+function removeStale(current: string): void {
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!name.startsWith('paydrop-packed-') || path === current || name.endsWith('.lock')) continue;
+    const modified = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+    if (Date.now() - modified > 3_600_000) rmSync(path, { recursive: true, force: true });
+  }
+}
+
 function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
@@ -138,6 +148,7 @@ export function packedPackage(): PackedPackage {
     rmSync(stage, { recursive: true, force: true });
     const packed = build(stage);
     writeFileSync(done, JSON.stringify(packed));
+    removeStale(stage);
     return packed;
   } finally {
     rmSync(lock, { recursive: true, force: true });
