@@ -48,6 +48,21 @@ async function sizes(): Promise<void> {
   console.log(
     `  dist/index.js (npm module)     ${String(await gzipped('dist/index.js')).padStart(7)} bytes  dependencies external`,
   );
+  // One Preact and one signal graph on the page: each package leaves a string no minifier
+  // renames (Preact's MathML namespace, signals' "Cycle detected"); only paydrop.js may hold them.
+  const copies = async (file: string) => {
+    const text = await readFile(file, 'utf8');
+    return { preact: text.includes('MathML'), signals: text.includes('Cycle detected') };
+  };
+  const inScript = await copies('dist/paydrop.js');
+  const extra = [];
+  for (const name of chunks) {
+    const found = await copies(`dist/${name}`);
+    if (found.preact || found.signals) extra.push(name);
+  }
+  console.log(
+    `  one copy: Preact ${inScript.preact ? 'and' : 'MISSING,'} signals ${inScript.signals ? '' : 'MISSING '}in paydrop.js; ${extra.length ? `a SECOND COPY in ${extra.join(', ')}` : 'none in any chunk'}`,
+  );
 }
 
 const orders: Record<string, { amountMinor: number; currency: string; description: string }> = {};
