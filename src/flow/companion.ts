@@ -7,6 +7,7 @@
 import type {
   ChannelChoiceWire,
   CheckoutErrorCode,
+  CheckoutViewWire,
   PaymentViewWire,
   SessionViewWire,
   VirtualAccountWire,
@@ -31,7 +32,9 @@ export interface PaymentView extends Omit<PaymentViewWire, 'virtualAccount' | 's
 
 export type ChannelChoice = ChannelChoiceWire;
 
-export interface SessionView extends Omit<SessionViewWire, 'payment'> {
+/** The contract's session answer, its checkout flattened in and its payment parsed. */
+export interface SessionView extends CheckoutViewWire {
+  readonly token: SessionViewWire['token'];
   readonly payment: PaymentView | null;
 }
 

@@ -56,12 +56,17 @@ export interface ChannelChoiceWire {
   readonly description: string | null;
 }
 
-/** The answer to `POST /session`. */
-export interface SessionViewWire {
-  readonly token: string;
+/** What the customer is paying for, as `POST /session` answers it. */
+export interface CheckoutViewWire {
   readonly amount: Money;
   readonly description: string;
   readonly channels: readonly ChannelChoiceWire[];
+}
+
+/** The answer to `POST /session`. */
+export interface SessionViewWire {
+  readonly token: string;
+  readonly checkout: CheckoutViewWire;
   /** A payment of this checkout or order that is still live (or already succeeded), to resume. */
   readonly payment: PaymentViewWire | null;
 }
