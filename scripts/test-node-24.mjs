@@ -9,7 +9,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 
 const MAJOR = 24;
 const root = resolve(import.meta.dirname, '..');
@@ -72,7 +72,7 @@ function sqliteForNode24() {
     {
       cwd: copy,
       stdio: 'ignore',
-      env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` },
+      env: { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH}` },
     },
   );
   return built.status === 0 && loads() ? copy : undefined;
@@ -100,7 +100,7 @@ const run = spawnSync(
     stdio: 'inherit',
     env: {
       ...process.env,
-      PATH: `${dirname(node)}:${process.env.PATH}`,
+      PATH: `${dirname(node)}${delimiter}${process.env.PATH}`,
       ...(sqlite
         ? {
             PAYDROP_BETTER_SQLITE3: sqlite,
