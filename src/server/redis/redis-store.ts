@@ -226,7 +226,10 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
 
   function connectSubscriber(): Redis {
     if (subscriber) return subscriber;
-    const connection = redis.duplicate();
+    // No ready check: its INFO, sent once connected, fails on a connection that a SUBSCRIBE
+    // issued meanwhile has put in subscriber mode, and ioredis then rejects that subscription
+    // for good: a browser whose /events opened in that moment never heard its outcome live.
+    const connection = redis.duplicate({ enableReadyCheck: false });
     connection.on('message', onMessage);
     // Messages published while the connection was down are lost (pub/sub is fire and forget);
     // ioredis subscribes again on reconnection, and every listener then catches up from the log.
