@@ -83,12 +83,19 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
     const lastPage = first.meta.pageCount;
     for (let page = lastPage; page >= 1 && lastPage - page < MAX_SCANNED_PAGES; page--) {
       const result = page === 1 ? first : await provider.transactionPage(page, 100);
-      const index = result.items.findIndex(matches);
-      const item = result.items[index];
-      if (item) {
-        await store.set(`payout-position:${reference}`, result.meta.skipped + index, PAYOUT_TTL_MS);
-        return item;
+      // Every payout on a page read is remembered where it is: the next webhook for any of
+      // them (a burst of settlements, a reversal weeks later) costs one page, not a scan.
+      for (const [index, entry] of result.items.entries()) {
+        if (entry.raw.type === undefined || entry.raw.type === 'payout') {
+          await store.add(
+            `payout-position:${entry.id}`,
+            result.meta.skipped + index,
+            PAYOUT_TTL_MS,
+          );
+        }
       }
+      const item = result.items.find(matches);
+      if (item) return item;
     }
     return undefined;
   }
