@@ -5,7 +5,7 @@
  * that dies loses nothing but the wake-up: the job's lease runs out and another picks it up.
  */
 import type { CheckoutLogger } from './options';
-import type { CheckoutStore } from './store';
+import type { CheckoutStore, ScheduledJob } from './store';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -17,6 +17,8 @@ const MAX_DELAY_MS = 5 * MINUTE_MS;
 /** How long one claim holds a job: past it, another instance may take the job over. */
 const LEASE_MS = 2 * MINUTE_MS;
 const BATCH = 50;
+/** Jobs one instance runs at once. */
+const MAX_RUNNING = 64;
 /** How often the picker looks for due work when nothing woke it sooner. */
 const POLL_MS = 1000;
 
@@ -57,56 +59,69 @@ export function createJobPicker(deps: JobPickerDeps) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
-  async function runQueue(queue: string, run: JobRunner): Promise<number> {
-    const jobs = await store.claim(queue, owner, now(), BATCH, LEASE_MS);
-    await Promise.all(
-      jobs.map(async (job) => {
-        let result: JobResult;
-        try {
-          result = await run(job.key, job.value, job.attempts);
-        } catch (error) {
-          // A bug or a store failure: try again later rather than lose the work.
-          logger.error('paydrop: a background job failed; it will run again', {
-            queue,
-            key: job.key,
-            error: error instanceof Error ? error.message : String(error),
-          });
-          result = { retryAt: now() + MINUTE_MS };
-        }
-        if ('done' in result) await store.finish(queue, job.key);
-        else await store.schedule(queue, job.key, job.value, result.retryAt);
-      }),
-    );
-    return jobs.length;
+  /** Jobs running now on this instance: one slow job never holds up the others. */
+  const running = new Set<Promise<void>>();
+  /** The last claim filled every free slot: more may be due once a slot frees. */
+  let moreDue = false;
+
+  async function runOne(queue: string, run: JobRunner, job: ScheduledJob): Promise<void> {
+    let result: JobResult;
+    try {
+      result = await run(job.key, job.value, job.attempts);
+    } catch (error) {
+      // A bug or a store failure: try again later rather than lose the work.
+      logger.error('paydrop: a background job failed; it will run again', {
+        queue,
+        key: job.key,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      result = { retryAt: now() + MINUTE_MS };
+    }
+    if ('done' in result) await store.finish(queue, job.key);
+    else await store.schedule(queue, job.key, job.value, result.retryAt);
   }
 
-  /** Claims and runs due jobs until none is left due (several batches if need be). */
-  async function pickAll(): Promise<void> {
+  /** Claims what is due, as many as there are free slots, and starts each; returns them. */
+  async function claimAndStart(): Promise<Promise<void>[]> {
+    const started: Promise<void>[] = [];
+    moreDue = false;
     try {
-      let claimed: number;
-      do {
-        claimed = 0;
-        for (const [queue, run] of Object.entries(deps.queues)) {
-          claimed += await runQueue(queue, run);
+      for (const [queue, run] of Object.entries(deps.queues)) {
+        const room = Math.min(BATCH, MAX_RUNNING - running.size);
+        if (room <= 0) {
+          moreDue = true;
+          break;
         }
-      } while (claimed >= BATCH && !closed);
+        const jobs = await store.claim(queue, owner, now(), room, LEASE_MS);
+        if (jobs.length >= room) moreDue = true;
+        for (const job of jobs) {
+          const done: Promise<void> = runOne(queue, run, job).finally(() => {
+            running.delete(done);
+            if (moreDue) wake();
+          });
+          running.add(done);
+          started.push(done);
+        }
+      }
     } finally {
       arm();
     }
+    return started;
   }
 
-  // One pick at a time per instance; a wake during a pick queues one more, never a pile.
-  let chain: Promise<void> = Promise.resolve();
-  let queued: Promise<void> | undefined;
+  // Claims one at a time per instance; a wake while one is waiting joins it, never a pile.
+  let chain: Promise<unknown> = Promise.resolve();
+  let queued: Promise<Promise<void>[]> | undefined;
   function runDue(): Promise<void> {
-    if (queued) return queued;
-    const next = chain.then(() => {
-      queued = undefined;
-      return closed ? undefined : pickAll();
-    });
-    queued = next;
-    chain = next.catch(() => undefined);
-    return next;
+    if (!queued) {
+      const next = chain.then(() => {
+        queued = undefined;
+        return closed ? [] : claimAndStart();
+      });
+      queued = next;
+      chain = next.catch(() => undefined);
+    }
+    return queued.then((started) => Promise.all(started)).then(() => undefined);
   }
 
   function arm(): void {
