@@ -18,6 +18,7 @@ import {
 } from './channels';
 import {
   type BankPhase,
+  type CardDraft,
   type CheckoutResult,
   type CheckoutStep,
   type FailureCode,
@@ -39,6 +40,7 @@ import { createPaymentWatch } from './payment-watch';
 
 export type {
   BankPhase,
+  CardDraft,
   CardPhase,
   CheckoutFailure,
   CheckoutFailureCode,
@@ -81,6 +83,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   const outcome = signal<CheckoutResult | null>(null);
   let disposed = false;
   let lastChannel: Channel | null = null;
+  let cardDraft: CardDraft | null = null;
 
   const expiresAt = computed(() => {
     const current = step.value;
@@ -154,12 +157,18 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     });
   }
 
-  function showPayment(payment: PaymentView, token: string, bankPhase: BankPhase = 'ready'): void {
+  function showPayment(
+    payment: PaymentView,
+    token: string,
+    bankPhase: BankPhase = 'ready',
+    checking = false,
+  ): void {
     if (disposed) return;
     watch.adopt(token);
     watch.renew();
     countdown.anchor(payment.serverTime);
-    const first = liveStepFor(payment, bankPhase);
+    const live = liveStepFor(payment, bankPhase);
+    const first = checking && live.kind === 'processing' ? { ...live, checking } : live;
     if (payment.status !== 'PENDING') {
       go(first);
       settle(payment.status);
@@ -170,7 +179,19 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     stopWatching();
     watch.start();
     if (isPaying(first, 'PayByTransfer')) countdown.start();
-    else if (bankPhase === 'processing') void watch.check();
+    else if (bankPhase === 'processing' || checking) void watch.check();
+  }
+
+  /**
+   * `/initiate` answered with an earlier payment of this checkout or order instead of a new one
+   * (issue 9): one that succeeded is shown as the success it is, one still settling is followed.
+   */
+  function showEarlier(error: unknown): boolean {
+    if (!(error instanceof CompanionFailure) || !error.earlier) return false;
+    const { payment, token } = error.earlier;
+    lastChannel = payment.channel;
+    showPayment(payment, token, 'processing', true);
+    return true;
   }
 
   async function initiate(channel: Channel): Promise<void> {
@@ -193,7 +214,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       });
       showPayment(payment, token);
     } catch (error) {
-      if (!disposed) failWith(error, 'initiate');
+      if (!disposed && !showEarlier(error)) failWith(error, 'initiate');
     }
   }
 
@@ -204,7 +225,10 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     countdown,
     settle,
     stopWatching,
-    showPayment,
+    // A payment of unknown outcome from the card chunk: a bank one among them has been decided at
+    // the bank already, so it is confirmed rather than offered again.
+    showPayment: (payment, token, checking = false) =>
+      showPayment(payment, token, checking ? 'processing' : 'ready', checking),
     initiate,
     fail: (error) => failWith(error, 'initiate'),
     disposed: () => disposed,
@@ -213,7 +237,8 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   const bank = createBankActions(core);
   const card = createCardActions(core);
 
-  async function start(): Promise<void> {
+  /** `again`: a payment by this channel failed; its "Try again" goes straight back to it. */
+  async function start(again?: Channel): Promise<void> {
     go({ kind: 'loading' });
     try {
       const answer = await companion.startSession(options.target);
@@ -249,6 +274,9 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       } else if (channels.length === 1 && channels[0]) {
         lastChannel = channels[0].name;
         await initiate(channels[0].name);
+      } else if (again && channels.some((channel) => channel.name === again)) {
+        lastChannel = again;
+        await initiate(again);
       } else {
         go({ kind: 'choosing', channels });
       }
@@ -274,7 +302,22 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       );
     }),
 
-    start,
+    start: () => start(),
+
+    /** "Try again" after a failed payment: a new one by the same channel. */
+    tryAgain(): void {
+      if (step.peek().kind === 'failed') void start(lastChannel ?? undefined);
+    },
+
+    /** The card form's details (never the security code), kept for the next attempt. */
+    keepCard(draft: CardDraft | null): void {
+      cardDraft = draft;
+    },
+
+    /** What the card form showed at the last attempt, to fill it again. */
+    keptCard(): CardDraft | null {
+      return cardDraft;
+    },
 
     /** The token of the payment under way, for picking it up after a full-page redirect. */
     paymentToken: watch.token,
@@ -292,6 +335,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     bankWindowClosed: bank.bankWindowClosed,
     cardStarted: card.cardStarted,
     track: card.track,
+    checkPayment: card.checkPayment,
     cardTimedOut: card.cardTimedOut,
     fail: card.fail,
 

@@ -42,6 +42,16 @@ export interface CheckoutFailure {
 /** Why a payment failed: the provider said so, or the card's challenge was abandoned. */
 export type FailureCode = 'payment_failed' | 'challenge_timeout';
 
+/**
+ * What the customer typed into the card form, as typed, kept in memory only while the checkout is
+ * open so that a failed attempt does not empty the form (issue 12). Never the security code.
+ */
+export interface CardDraft {
+  readonly number: string;
+  readonly expiry: string;
+  readonly name: string;
+}
+
 /** PayByTransfer: the account is shown; after "I've sent the money", being confirmed. */
 export type TransferPhase = 'awaiting' | 'confirming';
 
@@ -80,8 +90,12 @@ export type CheckoutStep =
   | { readonly kind: 'choosing'; readonly channels: readonly ChannelChoice[] }
   | { readonly kind: 'starting'; readonly channel: Channel }
   | PayingStep
-  /** Waiting for the provider's final word (a card once finalized). */
-  | { readonly kind: 'processing'; readonly payment: PaymentView }
+  /**
+   * Waiting for the provider's final word (a card once finalized). `checking` when the card's
+   * finalize went unanswered (lost, slow, a network error): the payment may still succeed, so
+   * the customer is told we are checking it, never offered the card form again meanwhile (issue 9).
+   */
+  | { readonly kind: 'processing'; readonly payment: PaymentView; readonly checking?: boolean }
   | { readonly kind: 'succeeded'; readonly payment: PaymentView }
   | {
       readonly kind: 'failed';

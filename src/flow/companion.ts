@@ -108,6 +108,7 @@ const KNOWN_CODES = [
   'timeout',
   'conflict',
   'already_paid',
+  'payment_pending',
   'internal',
 ] as const satisfies readonly CheckoutErrorCode[];
 
@@ -117,12 +118,23 @@ const KNOWN_CODES = [
  */
 export type CompanionFailureCode = (typeof KNOWN_CODES)[number] | 'network' | 'bad_response';
 
+/**
+ * An earlier payment of the same checkout or order that `/initiate` answered with instead of a new
+ * one (`already_paid`, `payment_pending`), and the token to follow it with (issue 9).
+ */
+export interface EarlierPayment {
+  readonly payment: PaymentView;
+  readonly token: string;
+}
+
 export class CompanionFailure extends Error {
   override readonly name = 'CompanionFailure' as const;
   constructor(
     readonly code: CompanionFailureCode,
     message: string,
     readonly requestId: string | null = null,
+    /** With `already_paid` and `payment_pending`: the earlier payment to show or follow. */
+    readonly earlier: EarlierPayment | null = null,
   ) {
     super(message);
   }
@@ -274,5 +286,17 @@ export function parseFailure(status: number, body: unknown): CompanionFailure {
     mapped as CompanionFailureCode,
     clip(error.message, 300) ?? code.slice(0, 300),
     clip(error.requestId, 64),
+    mapped === 'already_paid' || mapped === 'payment_pending' ? earlierPayment(body) : null,
   );
+}
+
+/** The earlier payment a refusal carries, checked as any payment is; none when it fails a check. */
+function earlierPayment(body: unknown): EarlierPayment | null {
+  try {
+    const given = record(body);
+    if (given.payment === undefined || given.token === undefined) return null;
+    return { payment: payment(given.payment), token: text(given.token, 4096) };
+  } catch {
+    return null;
+  }
 }

@@ -118,6 +118,7 @@ export function Checkout(props: CheckoutProps) {
   return (
     <dialog
       ref={dialog}
+      lang={messages.lang}
       aria-labelledby="paydrop-title"
       onCancel={(event) => {
         // Escape asks first while a payment is under way.
@@ -279,7 +280,7 @@ function StepView(props: StepViewProps) {
       return <Panel step={step} context={context} />;
     }
     case 'processing':
-      return <Waiting text={messages.processing} />;
+      return <Waiting text={step.checking ? messages.checkingPayment : messages.processing} />;
     case 'succeeded':
       return (
         <Outcome
@@ -302,7 +303,7 @@ function StepView(props: StepViewProps) {
           text={step.code === 'challenge_timeout' ? messages.timeoutText : messages.failedText}
         >
           <div class="actions">
-            <button type="button" class="primary" onClick={() => void model.start()}>
+            <button type="button" class="primary" onClick={() => model.tryAgain()}>
               {messages.tryAgain}
             </button>
             <button type="button" class="secondary" onClick={done}>

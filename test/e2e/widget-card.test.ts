@@ -288,7 +288,7 @@ describe('Card in the dialog', () => {
     await expectNoViolations();
   });
 
-  it('gives a fresh card form on "Try again" after the challenge was given up', async () => {
+  it('gives the card form again on "Try again" after the challenge was given up, the security code emptied', async () => {
     await page.clock.install();
     const abandoned = await payToChallenge();
     await page.clock.fastForward('10:01');
@@ -296,7 +296,8 @@ describe('Card in the dialog', () => {
 
     await button('Try again').click();
     await field('Card number').waitFor({ timeout: 5000 });
-    expect(await field('Card number').inputValue()).toBe('');
+    expect((await field('Card number').inputValue()).replace(/\s/g, '')).toBe(CARDS.challenge);
+    expect(await field('Security code').inputValue()).toBe('');
     await fillCard(CARDS.success);
     await button('Pay $18.00').click();
     await heading('Payment received').waitFor({ timeout: 10_000 });
@@ -344,10 +345,12 @@ describe('Card in the dialog', () => {
       .poll(() => shop.outcomes.map((outcome) => [outcome.reference, outcome.status]))
       .toEqual([[failed.reference, 'FAILED']]);
 
-    // A fresh, empty form for another card.
+    // The form again, with what was typed kept but the security code (issue 12).
     await button('Try again').click();
     await field('Card number').waitFor();
-    expect(await field('Card number').inputValue()).toBe('');
+    expect((await field('Card number').inputValue()).replace(/\s/g, '')).toBe(number);
+    expect(await field('Name on card').inputValue()).toBe('Amina Bello');
+    expect(await field('Security code').inputValue()).toBe('');
     await fillCard(CARDS.success);
     await button('Pay $18.00').click();
     await heading('Payment received').waitFor({ timeout: 10_000 });

@@ -29,6 +29,7 @@ type HostCall =
   | ['started', PaymentView, string]
   | ['finished', PaymentView, string, PaymentStatus]
   | ['timedOut', PaymentView]
+  | ['checking', PaymentView, string]
   | ['failed', unknown];
 
 function setup() {
@@ -44,6 +45,7 @@ function setup() {
     started: (payment, token) => calls.push(['started', payment, token]),
     finished: (payment, token, status) => calls.push(['finished', payment, token, status]),
     timedOut: (payment) => calls.push(['timedOut', payment]),
+    checking: (payment, token) => calls.push(['checking', payment, token]),
     failed: (error) => calls.push(['failed', error]),
   });
   // Every state the view would be drawn in, the first included.
@@ -215,15 +217,16 @@ describe('the challenge', () => {
     expect(s.called()).toEqual(['started', 'timedOut']);
   });
 
-  it('a failed finalization after the challenge is failed(error)', async () => {
+  it('a failed finalization after the challenge hands the payment over to be checked (issue 9)', async () => {
     const s = setup();
-    await inChallenge(s);
+    const payment = await inChallenge(s);
     s.flow.challengeCompleted();
     const error = new CompanionFailure('unavailable', 'Down.');
     s.companion.lastFinalization().answer.reject(error);
     await flush();
-    expect(s.calls.at(-1)).toEqual(['failed', error]);
+    expect(s.calls.at(-1)).toEqual(['checking', payment, TOKEN]);
     expect(s.called()).not.toContain('finished');
+    expect(s.called()).not.toContain('failed');
   });
 });
 
@@ -274,17 +277,47 @@ describe('failures', () => {
     expect(s.flow.state.value).not.toEqual({ kind: 'entry', refused: true });
   });
 
-  it('a failed finalization without a challenge is failed(error)', async () => {
-    const s = setup();
-    await initiated(s);
-    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
-    await flush();
-    const error = new CompanionFailure('timeout', 'Too slow.');
-    s.companion.lastFinalization().answer.reject(error);
-    await flush();
-    expect(s.called()).toEqual(['started', 'failed']);
-    expect(s.calls.at(-1)).toEqual(['failed', error]);
-  });
+  it.each([
+    ['too slow', new CompanionFailure('timeout', 'Too slow.')],
+    ['a lost answer', new CompanionFailure('network', 'Offline.')],
+    ['a 5xx', new CompanionFailure('unavailable', 'Down.')],
+  ])(
+    'finalize %s: the card may be charged, so the payment is checked, never failed (issue 9)',
+    async (_, error) => {
+      const s = setup();
+      const payment = await initiated(s);
+      s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+      await flush();
+      s.companion.lastFinalization().answer.reject(error);
+      await flush();
+      expect(s.called()).toEqual(['started', 'checking']);
+      expect(s.calls.at(-1)).toEqual(['checking', payment, TOKEN]);
+      // Over: a second submit sends nothing.
+      void s.flow.pay(CARD);
+      expect(s.companion.initiations).toHaveLength(1);
+    },
+  );
+
+  it.each([
+    ['payment_pending', 'PENDING'],
+    ['already_paid', 'SUCCESSFUL'],
+  ] as const)(
+    'initiation refused with %s and an earlier payment: that payment is followed',
+    async (code, status) => {
+      const s = setup();
+      void s.flow.pay(CARD);
+      const earlier = cardPayment({ reference: 'PAY-CARD-0', status });
+      s.companion.lastInitiation().answer.reject(
+        new CompanionFailure(code, 'Earlier.', 'req-1', {
+          payment: earlier,
+          token: 'earlier-token',
+        }),
+      );
+      await flush();
+      expect(s.calls).toEqual([['checking', earlier, 'earlier-token']]);
+      expect(s.companion.authentications).toHaveLength(0);
+    },
+  );
 });
 
 describe('dispose', () => {

@@ -30,8 +30,19 @@ export function createCardActions(core: PayingCore) {
     },
 
     /**
-     * A step of the card chunk failed in a way the customer cannot fix (a network error on
-     * finalize among them): the error step, whose "Try again" initiates the card again.
+     * The card may have been charged and we do not know (finalize's answer was lost, slow or an
+     * error), or the companion answered a new initiation with an earlier payment still settling
+     * or already paid: follow that payment, "Checking your payment…", never the form (issue 9).
+     */
+    checkPayment(payment: PaymentView, token: string): void {
+      if (!isPaying(core.step.peek(), 'Card')) return;
+      core.showPayment(payment, token, true);
+    },
+
+    /**
+     * A step of the card chunk failed before anything could be charged (the card form could not
+     * load, the authentication check failed): the error step, whose "Try again" comes back to
+     * the card form with what was typed (the security code aside).
      */
     fail(error: unknown): void {
       if (isPaying(core.step.peek(), 'Card')) core.fail(error);

@@ -16,8 +16,11 @@ export interface PayingCore {
   settle(status: PaymentStatus, why?: FailureCode): void;
   /** Stops the push, the polling and the countdown. */
   stopWatching(): void;
-  /** A payment arrived: show it in its step and follow it to its outcome. */
-  showPayment(payment: PaymentView, token: string): void;
+  /**
+   * A payment arrived: show it in its step and follow it to its outcome. `checking`: its outcome
+   * is unknown to us (a card whose finalize went unanswered): say so, and ask at once.
+   */
+  showPayment(payment: PaymentView, token: string, checking?: boolean): void;
   /** Initiates a payment by the channel for this checkout. */
   initiate(channel: Channel): Promise<void>;
   /** A failure the customer cannot fix here: the error step, with "try again" initiating again. */

@@ -1,5 +1,7 @@
 /** Every text the customer sees, in English. `{name}` marks a value filled in at run time. */
 export const en = {
+  /** The language of these texts, set as the dialog's `lang` so screen readers speak it rightly. */
+  lang: 'en',
   dialogLabel: 'Checkout',
   close: 'Close',
   loading: 'Loading…',
@@ -8,6 +10,9 @@ export const en = {
   channelPayByTransfer: 'Bank transfer',
   channelPayByAccount: 'Pay from your bank',
   channelCard: 'Card',
+  channelPayByTransferText: 'To a one-time account, from your banking app.',
+  channelPayByAccountText: 'Approve it in your banking app.',
+  channelCardText: 'Debit or credit card.',
   starting: 'Setting up your payment…',
   transferTitle: 'Transfer {amount}',
   transferIntro: 'Send exactly this amount from your banking app.',
@@ -48,6 +53,7 @@ export const en = {
   leave: 'Leave',
   stay: 'Stay',
   processing: 'Processing your payment…',
+  checkingPayment: 'Checking your payment…',
   bankTitle: 'Pay from your bank',
   bankReadyText: 'Approve the payment at your bank, then come back here.',
   bankOpenedText: 'Approve the payment in your bank’s window; this page follows.',

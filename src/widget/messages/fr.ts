@@ -2,6 +2,7 @@ import type { Messages } from './en';
 
 /** Tous les textes que voit le client, en français. */
 export const fr: Messages = {
+  lang: 'fr',
   dialogLabel: 'Paiement',
   close: 'Fermer',
   loading: 'Préparation de votre paiement…',
@@ -10,6 +11,9 @@ export const fr: Messages = {
   channelPayByTransfer: 'Virement bancaire',
   channelPayByAccount: 'Payer depuis votre banque',
   channelCard: 'Carte',
+  channelPayByTransferText: 'Vers un compte à usage unique, depuis votre application bancaire.',
+  channelPayByAccountText: 'Validez-le dans votre application bancaire.',
+  channelCardText: 'Carte de débit ou de crédit.',
   starting: 'Préparation de votre paiement…',
   transferTitle: 'Virez {amount}',
   transferIntro:
@@ -55,6 +59,7 @@ export const fr: Messages = {
   leave: 'Quitter',
   stay: 'Rester',
   processing: 'Paiement en cours…',
+  checkingPayment: 'Vérification de votre paiement…',
   bankTitle: 'Payer depuis votre banque',
   bankReadyText: 'Validez le paiement auprès de votre banque, puis revenez ici.',
   bankOpenedText:

@@ -314,3 +314,104 @@ describe('dispose', () => {
     expectNothingLeft(h);
   });
 });
+
+describe('a card whose finalize went unanswered (issue 9)', () => {
+  it('checks the payment at once, "checking", keeps checking while PENDING, and shows the success', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.checkPayment(payment, CARD_TOKEN);
+    expect(h.model.step.value).toEqual({ kind: 'processing', payment, checking: true });
+    // Asked at once, and pushed to.
+    expect(h.companion.statuses.map((call) => call.args)).toEqual([CARD_TOKEN]);
+    expect(h.companion.active.map((watcher) => watcher.token)).toEqual([CARD_TOKEN]);
+    expect(h.model.paymentUnderWay.value).toBe(true);
+    expect(h.model.resultIfClosed()).toEqual({ status: 'pending', payment: CARD_SUMMARY });
+
+    h.companion.lastStatus().answer.resolve({ ...PENDING });
+    await flush();
+    expect(h.model.step.value).toEqual({ kind: 'processing', payment, checking: true });
+    h.companion.autoStatus = { ...PENDING };
+    await h.clock.advance(2000);
+    expect(h.companion.statuses).toHaveLength(2);
+    expect(h.model.step.value.kind).toBe('processing');
+
+    h.companion.autoStatus = { status: 'SUCCESSFUL', serverTime: SERVER_T0 + 3000 };
+    await h.clock.advance(2000);
+    expect(h.model.step.value.kind).toBe('succeeded');
+    expect(h.model.outcome.value).toEqual({ status: 'succeeded', payment: CARD_SUMMARY });
+    expect(h.companion.initiations).toHaveLength(0);
+    expectNothingLeft(h);
+  });
+
+  it('FAILED: the failure, whose "Try again" is the card form again with the details kept', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.keepCard({ number: '4000 0000 0000 0002', expiry: '12 / 30', name: 'Amina Bello' });
+    h.model.checkPayment(payment, CARD_TOKEN);
+    h.companion.lastStatus().answer.resolve({ status: 'FAILED', serverTime: SERVER_T0 });
+    await flush();
+    expect(h.model.step.value).toMatchObject({ kind: 'failed', payment: { status: 'FAILED' } });
+    expectNothingLeft(h);
+
+    h.model.tryAgain();
+    h.companion.lastSession().answer.resolve(sessionView({ channels: CHANNELS }));
+    await flush();
+    // Straight back to the card, not the list, and nothing initiated until it is submitted.
+    expect(h.model.step.value).toEqual({
+      kind: 'paying',
+      channel: 'Card',
+      phase: 'entry',
+      payment: null,
+    });
+    expect(h.companion.initiations).toHaveLength(0);
+    expect(h.model.keptCard()).toEqual({
+      number: '4000 0000 0000 0002',
+      expiry: '12 / 30',
+      name: 'Amina Bello',
+    });
+  });
+
+  it('an /initiate answered payment_pending with an earlier card payment follows that one', async () => {
+    const h = harness({ supportedChannels: ['PayByTransfer', 'Card'] });
+    await choosing(h);
+    h.model.choose('PayByTransfer');
+    const earlier = cardPayment({ reference: 'PAY-CARD-0' });
+    h.companion.lastInitiation().answer.reject(
+      new CompanionFailure('payment_pending', 'An earlier payment may still succeed.', 'req', {
+        payment: earlier,
+        token: 'earlier-token',
+      }),
+    );
+    await flush();
+    expect(h.model.step.value).toEqual({ kind: 'processing', payment: earlier, checking: true });
+    expect(h.companion.lastStatus().args).toBe('earlier-token');
+    h.companion.push('SUCCESSFUL');
+    expect(h.model.step.value.kind).toBe('succeeded');
+    expect(h.model.outcome.value).toMatchObject({
+      status: 'succeeded',
+      payment: { reference: 'PAY-CARD-0', channel: 'Card' },
+    });
+  });
+
+  it('an /initiate answered already_paid with the payment shows that success, not an error', async () => {
+    const h = harness({ supportedChannels: ['PayByTransfer', 'Card'] });
+    await choosing(h);
+    h.model.choose('PayByTransfer');
+    const earlier = cardPayment({ reference: 'PAY-CARD-0', status: 'SUCCESSFUL' });
+    h.companion
+      .lastInitiation()
+      .answer.reject(
+        new CompanionFailure('already_paid', 'Paid.', 'req', { payment: earlier, token: 'tok' }),
+      );
+    await flush();
+    expect(h.model.step.value).toEqual({ kind: 'succeeded', payment: earlier });
+    expectNothingLeft(h);
+  });
+
+  it('already_paid without a payment is still the error it was', async () => {
+    const h = harness({ supportedChannels: ['PayByTransfer', 'Card'] });
+    await choosing(h);
+    h.model.choose('PayByTransfer');
+    h.companion.lastInitiation().answer.reject(new CompanionFailure('already_paid', 'Paid.'));
+    await flush();
+    expect(h.model.step.value).toMatchObject({ kind: 'error', code: 'already_paid' });
+  });
+});

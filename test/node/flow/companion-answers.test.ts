@@ -389,6 +389,7 @@ describe('parseFailure', () => {
     'timeout',
     'conflict',
     'already_paid',
+    'payment_pending',
   ])('maps the code %s to itself', (code) => {
     expect(parseFailure(400, { error: { code, message: 'm' } }).code).toBe(code);
   });
@@ -399,11 +400,51 @@ describe('parseFailure', () => {
     ['internal', 'internal'],
     ['forbidden', 'internal'],
     ['something_new', 'internal'],
-    // A contract code the widget does not act on yet (issue 9 adds it) changes nothing here.
-    ['payment_pending', 'internal'],
   ])('maps the code %s to %s', (code, mapped) => {
     expect(parseFailure(400, { error: { code, message: 'm' } }).code).toBe(mapped);
   });
+
+  it.each(['payment_pending', 'already_paid'])(
+    '%s carries the earlier payment and its token, checked (issue 9)',
+    (code) => {
+      const wire = {
+        reference: 'PAY-CARD-0',
+        channel: 'Card',
+        status: 'PENDING',
+        amount: { amountMinor: 1800, currency: 'USD' },
+        fees: { amountMinor: 0, currency: 'USD' },
+        virtualAccount: null,
+        bankAuthUrl: null,
+        serverTime: '2031-05-04T10:00:00.000Z',
+      };
+      const failure = parseFailure(409, {
+        error: { code, message: 'm' },
+        payment: wire,
+        token: 'tok',
+      });
+      expect(failure.code).toBe(code);
+      expect(failure.earlier).toEqual({
+        token: 'tok',
+        payment: { ...wire, serverTime: Date.parse(wire.serverTime) },
+      });
+      // A payment that fails its checks is dropped, never trusted; the refusal stands.
+      const hostile = parseFailure(409, {
+        error: { code, message: 'm' },
+        payment: { ...wire, bankAuthUrl: 'javascript:alert(1)' },
+        token: 'tok',
+      });
+      expect(hostile.code).toBe(code);
+      expect(hostile.earlier).toBeNull();
+      // Other refusals carry none, whatever the body says.
+      expect(
+        parseFailure(409, {
+          error: { code: 'conflict', message: 'm' },
+          payment: wire,
+          token: 'tok',
+        }).earlier,
+      ).toBeNull();
+    },
+  );
 
   it.each<[number, unknown]>([
     [500, null],

@@ -28,6 +28,10 @@ export interface CardFieldsProps {
   readonly now: () => Date;
   /** Called once per valid submit with the card; the fields keep nothing anywhere else. */
   readonly onSubmit: (card: CardDetails) => void;
+  /** Called with the fields as typed just before `onSubmit`, for the checkout to keep. */
+  readonly onTyped?: ((typed: CardFieldValues) => void) | undefined;
+  /** What was typed at a failed attempt, to start from: every field but the security code. */
+  readonly kept?: Readonly<Record<'number' | 'expiry' | 'name', string>> | null | undefined;
   /** While the payment is under way the pay button is disabled and submits do nothing. */
   readonly busy?: boolean;
 }
@@ -104,13 +108,17 @@ let forms = 0;
  * @example
  * render(h(CardFields, { messages: cardMessagesEn, amountText: '₦25,000.50', now: () => new Date(), onSubmit }), root);
  */
-export function CardFields({ messages, amountText, now, onSubmit, busy }: CardFieldsProps) {
+export function CardFields(props: CardFieldsProps) {
+  const { messages, amountText, now, onSubmit, busy, kept } = props;
   const id = useRef('');
   if (!id.current) id.current = `${prefix}-${++forms}`;
-  const values = useSignal<CardFieldValues>(EMPTY);
+  const first = useRef<CardFieldValues | null>(null);
+  first.current ??= kept ? { ...kept, cvc: '' } : EMPTY;
+  const start = first.current;
+  const values = useSignal<CardFieldValues>(start);
   const checked = useSignal<Checked>({});
   /** What each input shows, kept in step with it between renders. */
-  const current = useRef<Record<CardField, string>>({ ...EMPTY });
+  const current = useRef<Record<CardField, string>>({ ...start });
 
   /**
    * Reads an input, writes it back formatted (keeping the caret among the same digits), and keeps
@@ -171,6 +179,7 @@ export function CardFields({ messages, amountText, now, onSubmit, busy }: CardFi
     checked.value = { number: true, expiry: true, cvc: true, name: true };
     const result = validateCard(filled, now());
     if (result.valid) {
+      props.onTyped?.(filled);
       onSubmit(result.card);
       return;
     }
@@ -210,6 +219,8 @@ export function CardFields({ messages, amountText, now, onSubmit, busy }: CardFi
             maxlength={input.maxlength}
             aria-invalid={error ? 'true' : undefined}
             aria-describedby={describedBy || undefined}
+            // The first value only (a failed attempt's details); renders never write it again.
+            defaultValue={start[name]}
             onInput={edit}
             onChange={edit}
             onBlur={leave}

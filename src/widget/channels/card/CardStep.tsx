@@ -72,6 +72,7 @@ export function CardStep(props: CardStepProps) {
         started: (payment, token) => model.cardStarted(payment, token),
         finished: (payment, token, status) => model.track(payment, token, status),
         timedOut: (payment) => model.cardTimedOut(payment),
+        checking: (payment, token) => model.checkPayment(payment, token),
         failed: (error) => model.fail(error),
       }),
     };
@@ -125,6 +126,11 @@ export function CardStep(props: CardStepProps) {
         amountText={amountText}
         now={() => new Date()}
         busy={busy}
+        kept={props.model.keptCard()}
+        // Kept for another attempt should this one fail; the security code never is.
+        onTyped={(typed) =>
+          props.model.keepCard({ number: typed.number, expiry: typed.expiry, name: typed.name })
+        }
         onSubmit={(card) => void flow.pay(card)}
       />
       {busy ? (

@@ -39,7 +39,13 @@ export interface CardFlowHost {
   finished(payment: PaymentView, token: string, status: PaymentStatus): void;
   /** The challenge was abandoned for CHALLENGE_TIMEOUT_MS. */
   timedOut(payment: PaymentView): void;
-  /** A call failed in a way the customer cannot fix here. */
+  /**
+   * The card may have been charged and nobody told us (finalize's answer was lost, slow, an
+   * error), or the companion gave back an earlier payment of the order instead of a new one:
+   * the checkout follows that payment, and the form is not offered meanwhile (issue 9).
+   */
+  checking(payment: PaymentView, token: string): void;
+  /** A call failed before anything could be charged, in a way the customer cannot fix here. */
   failed(error: unknown): void;
 }
 
@@ -71,10 +77,11 @@ export function createCardFlow(host: CardFlowHost) {
       if (over) return;
       end();
       host.finished(view, token, status);
-    } catch (error) {
+    } catch {
       if (over) return;
       end();
-      host.failed(error);
+      // Whether the card was charged is unknown: never back to the form, ask the companion.
+      host.checking(view, token);
     }
   }
 
@@ -116,6 +123,12 @@ export function createCardFlow(host: CardFlowHost) {
         }, CHALLENGE_TIMEOUT_MS);
       } catch (error) {
         if (over) return;
+        if (error instanceof CompanionFailure && error.earlier) {
+          // An earlier payment of this order succeeded or may still: that one, not a new one.
+          end();
+          host.checking(error.earlier.payment, error.earlier.token);
+          return;
+        }
         if (!payment && error instanceof CompanionFailure && error.code === 'invalid') {
           // The details were refused before any payment existed: the customer can correct them.
           set({ kind: 'entry', refused: true });

@@ -1,0 +1,127 @@
+/**
+ * A card whose finalize answer never reaches the browser (issue 9): the customer is told we are
+ * checking the payment, the widget follows it with /status and /events, and it ends in the
+ * provider's outcome, never in a second payment. Against the real sandbox and its faults, in
+ * Chromium, through the script tag. Run `npm run build:widget` first.
+ */
+import type { BrowserContext, Page, Request, Route } from 'playwright';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkoutOn, openTab, sandboxPayments, serveRecorder, useChromium } from '../helpers/page';
+import { buttonPage, type Shop, startShop } from '../helpers/shop';
+
+interface SandboxPayment {
+  readonly reference: string;
+  readonly status: string;
+  readonly channel: string;
+}
+
+const FUTURE_EXPIRY = `12 / ${String((new Date().getFullYear() + 5) % 100).padStart(2, '0')}`;
+
+const browser = useChromium();
+let shop: Shop;
+let context: BrowserContext;
+let page: Page;
+let requests: Request[];
+
+beforeEach(async () => {
+  shop = await startShop();
+  serveRecorder(shop);
+  shop.pages.set('/', buttonPage('mug-usd'));
+  ({ context, page } = await openTab(browser()));
+  page.setDefaultTimeout(10_000);
+  requests = [];
+  page.on('request', (request) => {
+    requests.push(request);
+  });
+});
+
+afterEach(async () => {
+  await context?.close();
+  await shop?.close();
+});
+
+const { heading, button, field, shown } = checkoutOn(() => page);
+
+function calls(path: string): Request[] {
+  return requests.filter((request) => new URL(request.url()).pathname === `/api/checkout${path}`);
+}
+
+/** Holds the widget's /status and /events until `release()`, so the checking screen can be seen. */
+async function holdFollowing(): Promise<() => void> {
+  let release!: () => void;
+  const gate = new Promise<void>((done) => {
+    release = done;
+  });
+  const hold = async (route: Route) => {
+    await gate;
+    await route.continue();
+  };
+  await page.route('**/api/checkout/status*', hold);
+  await page.route('**/api/checkout/events*', hold);
+  return release;
+}
+
+async function payByCard(number: string): Promise<void> {
+  await page.goto(`${shop.url}/`);
+  await page.locator('#pay').click();
+  await field('Card number').fill(number);
+  await field('Expiry date (MM / YY)').fill(FUTURE_EXPIRY);
+  await field('Security code').fill('123');
+  await field('Name on card').fill('Amina Bello');
+  await button('Pay $18.00').click();
+}
+
+describe('a card whose finalize answer is lost', () => {
+  it.each([
+    ['lost after the charge', { type: 'lostResponse' }],
+    ['a 503 before the charge', { type: 'error', status: 503 }],
+  ])(
+    '%s: "Checking your payment…", then "Payment received", one payment at the sandbox',
+    async (_, step) => {
+      await shop.sandbox('POST', '/__sandbox/config', {
+        faults: [{ endpoint: 'finalize', steps: [step] }],
+      });
+      const release = await holdFollowing();
+      await payByCard('4242424242424242');
+
+      await shown('Checking your payment…').waitFor();
+      expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+      expect(await field('Card number').count()).toBe(0);
+      await page.screenshot({ path: 'test-results/card-checking.png' });
+      release();
+
+      await heading('Payment received').waitFor();
+      const payments = await sandboxPayments<SandboxPayment>(shop);
+      expect(payments.map((payment) => [payment.channel, payment.status])).toEqual([
+        ['Card', 'SUCCESSFUL'],
+      ]);
+      expect(calls('/initiate')).toHaveLength(1);
+      await expect
+        .poll(() => shop.outcomes.map((outcome) => outcome.status))
+        .toEqual(['SUCCESSFUL']);
+    },
+  );
+
+  it('a declined card behind a lost answer ends failed, and the form comes back with the card kept', async () => {
+    await shop.sandbox('POST', '/__sandbox/config', {
+      faults: [{ endpoint: 'finalize', steps: [{ type: 'lostResponse' }] }],
+    });
+    await payByCard('4000000000000002');
+    await heading('Payment not completed').waitFor();
+    expect(calls('/initiate')).toHaveLength(1);
+
+    await button('Try again').click();
+    await field('Card number').waitFor();
+    expect((await field('Card number').inputValue()).replace(/\s/g, '')).toBe('4000000000000002');
+    expect(await field('Expiry date (MM / YY)').inputValue()).toBe(FUTURE_EXPIRY);
+    expect(await field('Name on card').inputValue()).toBe('Amina Bello');
+    expect(await field('Security code').inputValue()).toBe('');
+
+    await field('Card number').fill('4242424242424242');
+    await field('Security code').fill('123');
+    await button('Pay $18.00').click();
+    await heading('Payment received').waitFor();
+    const payments = await sandboxPayments<SandboxPayment>(shop);
+    expect(payments.map((payment) => payment.status)).toEqual(['FAILED', 'SUCCESSFUL']);
+  });
+});
