@@ -313,6 +313,24 @@ describe('the dialog in French', () => {
     collect();
     cleanup();
 
+    // 6b. A card whose finalize went unanswered: checked, never offered again (issue 9).
+    const unsure = new FakeCompanion();
+    unsure.answerSession = async () => sessionView({ description, channels: channels('Card') });
+    const sixth = await renderCheckout({
+      companion: unsure,
+      supportedChannels: ['Card'],
+      ...french(),
+    });
+    await andRedraw(() =>
+      sixth.model.checkPayment(
+        paymentView({ channel: 'Card', virtualAccount: null }),
+        'card-token',
+      ),
+    );
+    expect(screen.getByText(fr.checkingPayment)).toBeTruthy();
+    collect();
+    cleanup();
+
     // 7. Every error text.
     for (const code of [
       'network',
