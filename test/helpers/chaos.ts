@@ -242,11 +242,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (checkout.kind === 'transfer' || checkout.kind === 'link-transfer') {
         const payment = await initiate(sessionToken, 'PayByTransfer', {});
         await until(async () => {
-          const paid = await rig.sandbox.request(
-            'POST',
-            `/__sandbox/payments/${payment.reference}/transfer`,
-          );
-          return paid.ok || paid.status === 409 ? true : undefined;
+          const paid = await rig.sandbox
+            .request('POST', `/__sandbox/payments/${payment.reference}/transfer`)
+            .catch(() => undefined);
+          return paid && (paid.ok || paid.status === 409) ? true : undefined;
         });
         checkout.doneAt = Date.now();
         return; // the customer closes the tab: only the webhook and reconciliation remain
@@ -254,12 +253,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (checkout.kind === 'bank') {
         const payment = await initiate(sessionToken, 'PayByAccount', {});
         await until(async () => {
-          const approved = await rig.sandbox.request(
-            'POST',
-            `/__sandbox/payments/${payment.reference}/bank`,
-            { approve: true },
-          );
-          return approved.ok || approved.status === 409 ? true : undefined;
+          const approved = await rig.sandbox
+            .request('POST', `/__sandbox/payments/${payment.reference}/bank`, { approve: true })
+            .catch(() => undefined);
+          return approved && (approved.ok || approved.status === 409) ? true : undefined;
         });
         checkout.doneAt = Date.now();
         await companion('GET', `/return?reference=${encodeURIComponent(payment.reference)}`);
@@ -336,7 +333,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       return payments.payments;
     };
     for (;;) {
-      const finals = (await expectedPayments()).filter((payment) => payment.status !== 'PENDING');
+      const listed = await expectedPayments().catch(() => undefined);
+      if (!listed) {
+        if (Date.now() > deadline) break;
+        await pause(100);
+        continue;
+      }
+      const finals = listed.filter((payment) => payment.status !== 'PENDING');
       const reported = new Set(paymentOutcomes.map((entry) => entry.outcome.reference));
       const payoutsDone = payouts.every((payout) =>
         payoutOutcomes.some(
