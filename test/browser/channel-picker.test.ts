@@ -35,13 +35,30 @@ describe('ChannelPicker', () => {
     expect(screen.getByRole('heading', { name: 'How would you like to pay?' })).toBeTruthy();
     const buttons = screen.getAllByRole('button') as HTMLButtonElement[];
     expect(buttons.map((button) => button.textContent)).toEqual([
-      'Bank transferFrom any Nigerian bank',
-      'Pay from your bank',
-      'CardVisa, Mastercard, Verve',
+      'Bank transferTo a one-time account, from your banking app.',
+      'Pay from your bankApprove it in your banking app.',
+      'CardDebit or credit card.',
     ]);
     // Real buttons that submit nothing: Enter and Space work, no form is sent.
     expect(buttons.map((button) => button.type)).toEqual(['button', 'button', 'button']);
-    expect(within(buttons[2] as HTMLElement).getByText('Visa, Mastercard, Verve')).toBeTruthy();
+    expect(within(buttons[2] as HTMLElement).getByText('Debit or credit card.')).toBeTruthy();
+  });
+
+  it('names each button by its channel alone, and describes it by its text (issue 12)', () => {
+    renderPicker();
+    const bank = screen.getByRole('button', { name: 'Pay from your bank' });
+    expect(bank.getAttribute('aria-describedby')).toBeTruthy();
+    const describedBy = bank.getAttribute('aria-describedby') ?? '';
+    expect(bank.querySelector(`[id="${describedBy}"]`)?.textContent).toBe(
+      'Approve it in your banking app.',
+    );
+    expect(screen.getByRole('button', { name: 'Card' })).toBeTruthy();
+  });
+
+  it('shows the provider’s description only when the merchant’s messages empty the widget’s', () => {
+    renderPicker({ ...en, channelCardText: '' });
+    expect(screen.getByText('Visa, Mastercard, Verve')).toBeTruthy();
+    expect(screen.queryByText('From any Nigerian bank')).toBeNull();
   });
 
   it('a click on a channel chooses that channel, once', () => {
@@ -55,15 +72,16 @@ describe('ChannelPicker', () => {
 
   it('follows a click on the description, inside the button', () => {
     const { onChoose } = renderPicker();
-    fireEvent.click(screen.getByText('From any Nigerian bank'));
+    fireEvent.click(screen.getByText('To a one-time account, from your banking app.'));
     expect(onChoose).toHaveBeenCalledWith('PayByTransfer');
   });
 
   it('names the channels in the customer’s language', () => {
     renderPicker(fr);
-    expect(screen.getByRole('heading', { name: 'Comment souhaitez-vous payer ?' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: /^Virement bancaire/ })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Comment souhaitez-vous payer\u202f?' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Virement bancaire' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Payer depuis votre banque' })).toBeTruthy();
+    expect(screen.getByText('Carte de débit ou de crédit.')).toBeTruthy();
     expect(channelLabel('Card', fr)).toBe('Carte');
   });
 

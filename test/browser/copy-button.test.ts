@@ -37,7 +37,15 @@ describe('CopyButton on its own', () => {
       return writeText(text);
     });
     const announce = vi.fn<(text: string) => void>();
-    render(h(CopyButton, { value: '0123456789', what: 'Account number', messages: en, announce }));
+    render(
+      h(CopyButton, {
+        value: '0123456789',
+        what: 'Account number',
+        copiedText: en.copiedAccountNumber,
+        messages: en,
+        announce,
+      }),
+    );
     return {
       copied,
       announce,
@@ -94,7 +102,15 @@ describe('CopyButton on its own', () => {
 
   it('no clipboard at all (an insecure page) announces "Could not copy…" too', async () => {
     const announce = vi.fn<(text: string) => void>();
-    render(h(CopyButton, { value: 'x', what: 'Bank', messages: en, announce }));
+    render(
+      h(CopyButton, {
+        value: 'x',
+        what: 'Bank',
+        copiedText: en.copiedBank,
+        messages: en,
+        announce,
+      }),
+    );
     await click(screen.getByRole('button', { name: 'Copy Bank' }));
     expect(announce).toHaveBeenCalledWith('Could not copy; select the text instead.');
   });

@@ -3,7 +3,13 @@
 // runtime's own Intl output (Node 20, ICU 78): French groups with a narrow no-break space (U+202F)
 // and puts a no-break space (U+00A0) before the currency.
 import { describe, expect, it } from 'vitest';
-import { formatCountdown, formatMoney, groupDigits, plainAmount } from '../../src/widget/ui/format';
+import {
+  formatCountdown,
+  formatMoney,
+  groupDigits,
+  plainAmount,
+  spokenDigits,
+} from '../../src/widget/ui/format';
 
 const NNBSP = '\u202f';
 const NBSP = '\u00a0';
@@ -12,14 +18,15 @@ describe('formatMoney', () => {
   const cases: Array<[string, number, string, string]> = [
     // currency, amountMinor, locale, shown
     ['NGN', 2_500_050, 'en-NG', '₦25,000.50'],
-    ['NGN', 2_500_050, 'en', `NGN${NBSP}25,000.50`],
-    ['NGN', 2_500_050, 'fr', `25${NNBSP}000,50${NBSP}NGN`],
+    // The narrow symbol in every locale, as the shop's own page shows it (issue 12).
+    ['NGN', 2_500_050, 'en', '₦25,000.50'],
+    ['NGN', 2_500_050, 'fr', `25${NNBSP}000,50${NBSP}₦`],
     ['GBP', 123_456, 'en', '£1,234.56'],
-    ['GBP', 123_456, 'fr', `1${NNBSP}234,56${NBSP}£GB`],
+    ['GBP', 123_456, 'fr', `1${NNBSP}234,56${NBSP}£`],
     ['USD', 99, 'en', '$0.99'],
-    ['USD', 123_456, 'fr', `1${NNBSP}234,56${NBSP}$US`],
+    ['USD', 123_456, 'fr', `1${NNBSP}234,56${NBSP}$`],
     ['JPY', 1_500, 'en', '¥1,500'],
-    ['JPY', 1_500, 'fr', `1${NNBSP}500${NBSP}JPY`],
+    ['JPY', 1_500, 'fr', `1${NNBSP}500${NBSP}¥`],
     ['XOF', 25_000, 'en', `F${NNBSP}CFA${NBSP}25,000`],
     ['XOF', 25_000, 'fr', `25${NNBSP}000${NBSP}F${NNBSP}CFA`],
     ['KWD', 1_500, 'en', `KWD${NBSP}1.500`],
@@ -61,8 +68,8 @@ describe('plainAmount', () => {
 });
 
 describe('groupDigits', () => {
-  it('groups a NUBAN (10 digits) as 4-3-3', () => {
-    expect(groupDigits('0123456789')).toBe('0123 456 789');
+  it('groups a NUBAN (10 digits) as 3-3-4, as Nigerian banks print it', () => {
+    expect(groupDigits('0123456789')).toBe('012 345 6789');
   });
 
   it('groups other lengths in fours', () => {
@@ -98,5 +105,16 @@ describe('formatCountdown', () => {
   it('never shows a negative or fractional time', () => {
     expect(formatCountdown(-5)).toBe('0:00');
     expect(formatCountdown(59.9)).toBe('0:59');
+  });
+});
+
+describe('spokenDigits', () => {
+  it('spells a NUBAN digit by digit, with a pause between its groups', () => {
+    expect(spokenDigits('0123456789')).toBe('0 1 2, 3 4 5, 6 7 8 9');
+  });
+
+  it('spells other lengths in their groups of four', () => {
+    expect(spokenDigits('12345678')).toBe('1 2 3 4, 5 6 7 8');
+    expect(spokenDigits('1234567')).toBe('1 2 3 4, 5 6 7');
   });
 });

@@ -175,7 +175,7 @@ describe('the dialog in French', () => {
         sessionView({ description, channels: channels('Card', 'PayByAccount', 'PayByTransfer') }),
       ),
     );
-    expect(screen.getByRole('heading', { name: 'Comment souhaitez-vous payer ?' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Comment souhaitez-vous payer\u202f?' })).toBeTruthy();
     collect();
 
     await andRedraw(() =>
@@ -192,8 +192,8 @@ describe('the dialog in French', () => {
         }),
       }),
     );
-    expect(screen.getByRole('heading', { name: 'Virez 25\u202f050,50\u00a0NGN' })).toBeTruthy();
-    expect(screen.getByText('Dont 50,00\u00a0NGN de frais.', asIs)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Virez 25\u202f050,50\u00a0₦' })).toBeTruthy();
+    expect(screen.getByText('Dont 50,00\u00a0₦ de frais.', asIs)).toBeTruthy();
     collect();
 
     await andRedraw(() => first.clock.advance(3_000));
@@ -212,7 +212,7 @@ describe('the dialog in French', () => {
     collect();
     await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Rester' })));
     await andRedraw(() =>
-      fireEvent.click(screen.getByRole('button', { name: "J'ai envoyé l'argent" })),
+      fireEvent.click(screen.getByRole('button', { name: 'J’ai envoyé l’argent' })),
     );
     collect();
     await andRedraw(() => companion.push('SUCCESSFUL'));
@@ -360,7 +360,7 @@ describe('the dialog in French', () => {
 
   it('formats amounts for the French locale', async () => {
     await renderCheckout(french());
-    expect(screen.getByText('Payer 25\u202f000,50\u00a0NGN', asIs)).toBeTruthy();
+    expect(screen.getByText('Payer 25\u202f000,50\u00a0₦', asIs)).toBeTruthy();
     expect(screen.getByRole('timer').parentElement?.textContent).toBe(
       'Ce compte expire dans 30:00',
     );

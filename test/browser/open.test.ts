@@ -216,7 +216,7 @@ describe('open()', () => {
     const onClose = vi.fn();
     const handle = openCheckout({ onSuccess, onClose });
     const dialog = await shadowDialog();
-    await waitFor(() => expect(within(dialog).getByText('0123 456 789')).toBeTruthy());
+    await waitFor(() => expect(within(dialog).getByText('012 345 6789')).toBeTruthy());
 
     const events = FakeEventSource.instances[0] as FakeEventSource;
     expect(events.url).toBe('/api/checkout/events?token=payment-token');
@@ -241,7 +241,7 @@ describe('open()', () => {
     answers['/initiate'] = INITIATION;
     const handle = openCheckout();
     const dialog = await shadowDialog();
-    await waitFor(() => expect(within(dialog).getByText('0123 456 789')).toBeTruthy());
+    await waitFor(() => expect(within(dialog).getByText('012 345 6789')).toBeTruthy());
     const statusCalls = () => fetchCalls.filter((url) => url.endsWith('/status')).length;
     const before = statusCalls();
 
@@ -263,7 +263,7 @@ describe('open()', () => {
     const onClose = vi.fn();
     const handle = openCheckout({ onPending, onClose });
     const dialog = await shadowDialog();
-    await waitFor(() => expect(within(dialog).getByText('0123 456 789')).toBeTruthy());
+    await waitFor(() => expect(within(dialog).getByText('012 345 6789')).toBeTruthy());
 
     handle.close();
     const pending = {

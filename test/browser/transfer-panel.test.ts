@@ -52,7 +52,7 @@ describe('TransferPanel', () => {
     expect(terms).toEqual(['Amount', 'Account number', 'Bank', 'Account name']);
     expect(definitions).toEqual([
       '₦25,000.50',
-      '0123 456 789',
+      '012 345 6789',
       'Wema Bank',
       'Paydrop / Amina Stores',
     ]);

@@ -100,7 +100,7 @@ async function hostedLinkPage(alias: string): Promise<string> {
 /** Pays the link through the dialog: the account, then the customer's transfer into it. */
 async function payLink(): Promise<SandboxPayment> {
   await page.locator('#pay').click();
-  await heading('Transfer NGN 25,000.50').waitFor();
+  await heading('Transfer ₦25,000.50').waitFor();
   const payment = await latestSandboxPayment<SandboxPayment>(shop);
   const transfer = await shop.sandbox('POST', `/__sandbox/payments/${payment.reference}/transfer`);
   expect(transfer.status).toBe(200);
@@ -116,7 +116,7 @@ describe('payment links in the dialog', () => {
     expect(await hostedLinkPage(alias)).toContain('Open for payment.');
 
     await page.locator('#pay').click();
-    await heading('Transfer NGN 25,000.50').waitFor();
+    await heading('Transfer ₦25,000.50').waitFor();
     expect(await dialogText()).toContain('Invoice 0042');
     const [payment] = await payments();
     expect(payment).toMatchObject({
@@ -133,7 +133,7 @@ describe('payment links in the dialog', () => {
     );
     expect(transfer.status).toBe(200);
     await heading('Payment received').waitFor({ timeout: 10_000 });
-    expect(await dialogText()).toContain('Thank you! Your payment of NGN 25,000.50 is confirmed.');
+    expect(await dialogText()).toContain('Thank you! Your payment of ₦25,000.50 is confirmed.');
 
     await expect.poll(async () => (await events()).map((event) => event.type)).toEqual(['success']);
     expect((await events())[0]).toEqual({

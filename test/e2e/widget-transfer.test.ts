@@ -49,7 +49,7 @@ const payments = () => sandboxPayments<SandboxPayment>(shop);
 const latest = () => latestSandboxPayment<SandboxPayment>(shop);
 
 function grouped(digits: string): string {
-  return `${digits.slice(0, 4)} ${digits.slice(4, 7)} ${digits.slice(7)}`;
+  return `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`;
 }
 
 /** "29:58" → 1798, "1:00:59" → 3659 */
@@ -68,7 +68,7 @@ async function sandboxOk(method: string, path: string, body?: unknown): Promise<
 /** Opens the checkout from the pay button and waits for the account to pay into. */
 async function openToAccount(): Promise<SandboxPayment> {
   await page.locator('#pay').click();
-  await heading('Transfer NGN 25,000.50').waitFor();
+  await heading('Transfer ₦25,000.50').waitFor();
   return latest();
 }
 
@@ -85,7 +85,7 @@ describe('PayByTransfer in the dialog', () => {
     // Everything the customer needs to make the transfer.
     const text = await dialogText();
     expect(text).toContain('Adire tote bag');
-    expect(text).toContain('NGN 25,000.50');
+    expect(text).toContain('₦25,000.50');
     expect(await accountNumber().innerText()).toBe(grouped(account.accountNumber));
     expect(account.accountNumber).toMatch(/^\d{10}$/);
     expect(text).toContain(account.bank);
@@ -117,7 +117,7 @@ describe('PayByTransfer in the dialog', () => {
 
     await sandboxOk('POST', `/__sandbox/payments/${payment.reference}/transfer`);
     await heading('Payment received').waitFor({ timeout: 5000 });
-    expect(await dialogText()).toContain('Thank you! Your payment of NGN 25,000.50 is confirmed.');
+    expect(await dialogText()).toContain('Thank you! Your payment of ₦25,000.50 is confirmed.');
     expect(statusChecks).toBeGreaterThan(0);
     expect(
       await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
@@ -169,7 +169,7 @@ describe('PayByTransfer in the dialog', () => {
       .toEqual([[payment.reference, 'FAILED']]);
 
     await button('Try again').click();
-    await heading('Transfer NGN 25,000.50').waitFor();
+    await heading('Transfer ₦25,000.50').waitFor();
     const fresh = await latest();
     expect(fresh.reference).not.toBe(payment.reference);
     expect(fresh.status).toBe('PENDING');
@@ -207,7 +207,7 @@ describe('PayByTransfer in the dialog', () => {
     expect(await heading('This account has expired').isVisible()).toBe(true);
 
     await button('Get a new account').click();
-    await heading('Transfer NGN 25,000.50').waitFor();
+    await heading('Transfer ₦25,000.50').waitFor();
     const fresh = await latest();
     expect(fresh.reference).not.toBe(payment.reference);
     expect(await accountNumber().innerText()).toBe(
@@ -298,7 +298,7 @@ describe('PayByTransfer in the dialog', () => {
 
     await sandboxOk('POST', '/__sandbox/config', { faults: [] });
     await button('Try again').click();
-    await heading('Transfer NGN 25,000.50').waitFor();
+    await heading('Transfer ₦25,000.50').waitFor();
     const payment = await latest();
     expect(await accountNumber().innerText()).toBe(
       grouped(payment.virtualAccount?.accountNumber ?? ''),

@@ -1,13 +1,16 @@
 import type { Messages } from './en';
 
-/** Tous les textes que voit le client, en français. */
+/**
+ * Tous les textes que voit le client, en français. Typographie française : une espace fine
+ * insécable (\u202f) avant ? ! ;, pour qu'aucun signe ne passe seul à la ligne.
+ */
 export const fr: Messages = {
   lang: 'fr',
   dialogLabel: 'Paiement',
   close: 'Fermer',
   loading: 'Préparation de votre paiement…',
   payAmount: 'Payer {amount}',
-  chooseMethod: 'Comment souhaitez-vous payer ?',
+  chooseMethod: 'Comment souhaitez-vous payer\u202f?',
   channelPayByTransfer: 'Virement bancaire',
   channelPayByAccount: 'Payer depuis votre banque',
   channelCard: 'Carte',
@@ -26,12 +29,15 @@ export const fr: Messages = {
   copy: 'Copier',
   copyLabel: 'Copier {what}',
   copied: 'Copié',
-  copiedAnnouncement: '{what} copié dans le presse-papiers.',
-  copyFailed: 'Copie impossible ; sélectionnez le texte.',
+  copiedAmount: 'Montant copié dans le presse-papiers.',
+  copiedAccountNumber: 'Numéro de compte copié dans le presse-papiers.',
+  copiedBank: 'Banque copiée dans le presse-papiers.',
+  copiedAccountName: 'Titulaire du compte copié dans le presse-papiers.',
+  copyFailed: 'Copie impossible\u202f; sélectionnez le texte.',
   expiresIn: 'Ce compte expire dans {time}',
   minutesLeft: 'Il reste {minutes} minutes pour faire le virement.',
   oneMinuteLeft: 'Il reste 1 minute pour faire le virement.',
-  sentMoney: "J'ai envoyé l'argent",
+  sentMoney: 'J’ai envoyé l’argent',
   confirmingTitle: 'Confirmation de votre virement',
   confirmingText:
     'Nous vous préviendrons dès que votre banque l’aura confirmé, en général en quelques instants.',
@@ -40,7 +46,7 @@ export const fr: Messages = {
     'Aucun virement n’est arrivé à temps. Si vous n’avez pas encore envoyé d’argent, demandez un nouveau compte et réessayez.',
   newAccount: 'Obtenir un nouveau compte',
   succeededTitle: 'Paiement reçu',
-  succeededText: 'Merci ! Votre paiement de {amount} est confirmé.',
+  succeededText: 'Merci\u202f! Votre paiement de {amount} est confirmé.',
   failedTitle: 'Paiement non abouti',
   failedText:
     'Votre paiement n’a pas abouti. Si de l’argent a quitté votre compte, votre banque vous le restituera.',
@@ -54,7 +60,7 @@ export const fr: Messages = {
     'Cette commande ne peut pas être payée. Elle a peut-être déjà été payée ou annulée.',
   errorNoChannels: 'Aucun moyen de paiement n’est disponible pour cette commande.',
   errorGeneric: 'Le paiement n’a pas pu continuer. Veuillez réessayer.',
-  leaveTitle: 'Quitter le paiement ?',
+  leaveTitle: 'Quitter le paiement\u202f?',
   leaveText: 'Si vous avez déjà payé, la boutique recevra quand même votre paiement.',
   leave: 'Quitter',
   stay: 'Rester',
@@ -73,7 +79,7 @@ export const fr: Messages = {
     'Scannez avec votre téléphone et validez dans votre application bancaire. Cette page se met à jour toute seule.',
   qrLabel: 'Code QR pour payer sur votre téléphone',
   otherMethod: 'Choisir un autre moyen de paiement',
-  timeoutText: 'La vérification a pris trop de temps ; votre carte n’a pas été débitée.',
+  timeoutText: 'La vérification a pris trop de temps\u202f; votre carte n’a pas été débitée.',
   alreadyPaidTitle: 'Déjà payé',
-  errorAlreadyPaid: 'Ceci a déjà été payé. Il n’y a plus rien à payer.',
+  errorAlreadyPaid: 'Ce paiement a déjà été effectué. Il n’y a plus rien à payer.',
 };

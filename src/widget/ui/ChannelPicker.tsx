@@ -14,8 +14,17 @@ export function channelLabel(channel: Channel, messages: Messages): string {
 }
 
 /**
+ * What a channel is, in the customer's language: the widget's own words, the provider's (English)
+ * description only when a merchant's messages empty ours.
+ */
+export function channelText(choice: ChannelChoice, messages: Messages): string | null {
+  return messages[`channel${choice.name}Text`] || choice.description;
+}
+
+/**
  * One button per channel: a single click (or Enter) starts it. That click is also the one the
- * bank's window must be opened in, so blockers allow it.
+ * bank's window must be opened in, so blockers allow it. The button is named by the channel alone
+ * and described by its text, so a screen reader does not say "Pay from your bank Pay from…".
  */
 export function ChannelPicker({ channels, messages, onChoose }: ChannelPickerProps) {
   return (
@@ -24,17 +33,23 @@ export function ChannelPicker({ channels, messages, onChoose }: ChannelPickerPro
         {messages.chooseMethod}
       </h3>
       <div class="actions">
-        {channels.map((channel) => (
-          <button
-            type="button"
-            class="secondary choice"
-            key={channel.name}
-            onClick={() => onChoose(channel.name)}
-          >
-            {channelLabel(channel.name, messages)}
-            {channel.description ? <small>{channel.description}</small> : null}
-          </button>
-        ))}
+        {channels.map((channel) => {
+          const id = `paydrop-channel-${channel.name}`;
+          const text = channelText(channel, messages);
+          return (
+            <button
+              type="button"
+              class="secondary choice"
+              key={channel.name}
+              aria-labelledby={id}
+              aria-describedby={text ? `${id}-text` : undefined}
+              onClick={() => onChoose(channel.name)}
+            >
+              <span id={id}>{channelLabel(channel.name, messages)}</span>
+              {text ? <small id={`${id}-text`}>{text}</small> : null}
+            </button>
+          );
+        })}
       </div>
     </>
   );

@@ -7,12 +7,17 @@ interface CopyButtonProps {
   readonly value: string;
   /** What is copied, in words, e.g. "Account number". */
   readonly what: string;
+  /**
+   * What is announced once copied, a whole sentence per value so that each language can make it
+   * agree ("Banque copiée", "Montant copié"), e.g. `messages.copiedBank`.
+   */
+  readonly copiedText: string;
   readonly messages: Messages;
   readonly announce: (text: string) => void;
 }
 
 /** Copies a value and says so, visibly for two seconds and to screen readers. */
-export function CopyButton({ value, what, messages, announce }: CopyButtonProps) {
+export function CopyButton({ value, what, copiedText, messages, announce }: CopyButtonProps) {
   const copied = useSignal(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useLayoutEffect(() => () => clearTimeout(timer.current), []);
@@ -21,7 +26,7 @@ export function CopyButton({ value, what, messages, announce }: CopyButtonProps)
     try {
       await navigator.clipboard.writeText(value);
       copied.value = true;
-      announce(fill(messages.copiedAnnouncement, { what }));
+      announce(copiedText);
       clearTimeout(timer.current);
       timer.current = setTimeout(() => {
         copied.value = false;

@@ -12,14 +12,17 @@ function minorDigitsOf(currency: string): number {
 }
 
 /**
- * An amount for the customer's locale with the currency's own minor unit (KWD 1.500, JPY 1,500).
- * @example formatMoney({ amountMinor: 250050, currency: 'NGN' }, 'en-NG') // '₦2,500.50'
+ * An amount for the customer's locale with the currency's own minor unit (KWD 1.500, JPY 1,500),
+ * and its narrow symbol where it has one, in every locale: the shop's page says ₦25,000.50, so the
+ * dialog says so too, never "NGN 25,000.50" (issue 12).
+ * @example formatMoney({ amountMinor: 250050, currency: 'NGN' }, 'en') // '₦2,500.50'
  */
 export function formatMoney(money: Money, locale: string): string {
   const digits = minorDigitsOf(money.currency);
   return new Intl.NumberFormat(locale, {
     style: 'currency',
     currency: money.currency,
+    currencyDisplay: 'narrowSymbol',
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(money.amountMinor / 10 ** digits);
@@ -39,11 +42,25 @@ export function plainAmount(money: Money): string {
   return (money.amountMinor / 10 ** digits).toFixed(digits);
 }
 
-/** Digits grouped for reading aloud and copying by eye: 0123 456 789. */
+/**
+ * Digits grouped for copying by eye: a 10-digit NUBAN as Nigerian banks print it, 3-3-4
+ * (012 345 6789); anything else in fours.
+ */
 export function groupDigits(digits: string): string {
   return digits.length === 10
-    ? `${digits.slice(0, 4)} ${digits.slice(4, 7)} ${digits.slice(7)}`
+    ? `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`
     : digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+/**
+ * The digits one by one, for screen readers, which read "012 345 6789" as three numbers:
+ * '0 1 2, 3 4 5, 6 7 8 9' (a comma pauses between the groups).
+ */
+export function spokenDigits(digits: string): string {
+  return groupDigits(digits)
+    .split(' ')
+    .map((group) => group.split('').join(' '))
+    .join(', ');
 }
 
 /** 29:05, or 1:02:03 past an hour. */

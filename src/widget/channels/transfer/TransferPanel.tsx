@@ -4,7 +4,14 @@ import type { CheckoutModel, TransferPhase } from '../../../flow/checkout-model'
 import type { PaymentView } from '../../../flow/companion';
 import { fill, type Messages } from '../../messages';
 import { CopyButton } from '../../ui/CopyButton';
-import { amountDue, formatCountdown, formatMoney, groupDigits, plainAmount } from '../../ui/format';
+import {
+  amountDue,
+  formatCountdown,
+  formatMoney,
+  groupDigits,
+  plainAmount,
+  spokenDigits,
+} from '../../ui/format';
 
 interface TransferPanelProps {
   readonly model: CheckoutModel;
@@ -19,19 +26,41 @@ interface DetailProps {
   readonly term: string;
   readonly shown: string;
   readonly copied: string;
+  /** Said once copied, e.g. `messages.copiedBank`. */
+  readonly copiedText: string;
   readonly wide?: boolean;
+  /** What a screen reader says instead of `shown`: the account number digit by digit. */
+  readonly spoken?: string;
   readonly messages: Messages;
   readonly announce: (text: string) => void;
 }
 
 /** One line of the account details: a term, its value, and a copy button inside the value. */
-function Detail({ term, shown, copied, wide, messages, announce }: DetailProps) {
+function Detail({
+  term,
+  shown,
+  copied,
+  copiedText,
+  wide,
+  spoken,
+  messages,
+  announce,
+}: DetailProps) {
   return (
     <div class="row">
       <dt>{term}</dt>
       <dd>
-        <span class={wide ? 'account' : undefined}>{shown}</span>
-        <CopyButton value={copied} what={term} messages={messages} announce={announce} />
+        <span class={wide ? 'account' : undefined} aria-hidden={spoken ? 'true' : undefined}>
+          {shown}
+        </span>
+        {spoken ? <span class="visually-hidden">{spoken}</span> : null}
+        <CopyButton
+          value={copied}
+          what={term}
+          copiedText={copiedText}
+          messages={messages}
+          announce={announce}
+        />
       </dd>
     </div>
   );
@@ -71,12 +100,15 @@ export function TransferPanel({
           term={messages.amountLabel}
           shown={totalText}
           copied={plainAmount(total)}
+          copiedText={messages.copiedAmount}
           {...copyProps}
         />
         <Detail
           term={messages.accountNumberLabel}
           shown={groupDigits(account.accountNumber)}
+          spoken={spokenDigits(account.accountNumber)}
           copied={account.accountNumber}
+          copiedText={messages.copiedAccountNumber}
           wide
           {...copyProps}
         />
@@ -84,12 +116,14 @@ export function TransferPanel({
           term={messages.bankLabel}
           shown={account.bank}
           copied={account.bank}
+          copiedText={messages.copiedBank}
           {...copyProps}
         />
         <Detail
           term={messages.accountNameLabel}
           shown={account.accountName}
           copied={account.accountName}
+          copiedText={messages.copiedAccountName}
           {...copyProps}
         />
       </dl>
