@@ -1,0 +1,393 @@
+/**
+ * Waiting browsers (issue 10): 1,000, 5,000 and 10,000 open `/events` streams on one companion,
+ * then the same 10,000 split over two companions on one Redis. Each stream is a different
+ * customer waiting on a different payment (a transfer), as in a shop; all the payments are paid.
+ *
+ * What is measured, honestly:
+ * - resident memory of the companion process (VmRSS) with its payments made and no stream open,
+ *   then with every stream open: the difference per stream, and the total against the budget;
+ * - for every payment, the time from its webhook (this process POSTs the provider's
+ *   `payment.success` to the companion, as the provider would, the moment after the sandbox has
+ *   marked it paid) to its outcome on that customer's stream, read by this process on the same
+ *   clock. The webhooks come at a steady rate (BENCH_WEBHOOK_RATE per second, default 200: every
+ *   customer of a 10,000-stream run pays within 50 s), open loop, never waiting for the last one,
+ *   so the figure includes any queueing the companion has: the confirmation status call to the
+ *   sandbox, the store, the wake-up of the stream and its heartbeats for every other stream.
+ *   p50/p99 over all streams. With two instances the balancer is played round-robin, and each
+ *   webhook lands on the instance that does NOT hold its customer's stream (the worst case: every
+ *   outcome crosses Redis pub/sub).
+ * Budget (DESIGN.md): 10,000 waiting browsers on one instance in under 300 MB resident; the outcome
+ * on every stream within 250 ms p99 of the webhook.
+ *
+ * The sandbox, each companion and this client run in processes of their own. BENCH_STREAMS
+ * (e.g. "1000,5000") picks the single-instance sizes; BENCH_STREAMS_STORE (memory | sqlite) the
+ * single instance's store (default memory; the per-instance part of state is the same).
+ * This file is also the companion: run with BENCH_STREAMS_ROLE=companion it serves one.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SANDBOX_TEST_KEY } from '../src/sandbox';
+
+if (process.env.BENCH_STREAMS_ROLE === 'companion') {
+  const { serve } = await import('../src/node/serve');
+  const { createCheckoutHandler, createMemoryStore } = await import('../src/server');
+  const spec = process.env.BENCH_STREAMS_STORE_SPEC ?? 'memory';
+  const store = spec.startsWith('sqlite:')
+    ? (await import('../src/server/sqlite')).createSqliteStore({
+        path: spec.slice('sqlite:'.length),
+      })
+    : spec.startsWith('redis:')
+      ? (await import('../src/server/redis')).createRedisStore({ url: spec.slice('redis:'.length) })
+      : createMemoryStore();
+  const checkout = createCheckoutHandler({
+    secretKey: process.env.SANDBOX_SECRET_KEY ?? '',
+    baseUrl: process.env.SANDBOX_URL ?? '',
+    resolveOrder: () => ({ amountMinor: 250_050, currency: 'NGN', description: 'bench' }),
+    logger: { warn: () => {}, error: console.error },
+    store,
+  });
+  // The bench asks for memory after a full collection (the companion runs with --expose-gc),
+  // so one reading is not a garbage collector's mood.
+  const memory = () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    const { rss, heapUsed } = process.memoryUsage();
+    return Response.json({ rss, heapUsed });
+  };
+  const running = await serve(
+    (request) =>
+      new URL(request.url).pathname === '/__bench/memory' ? memory() : checkout(request),
+    { host: '127.0.0.1' },
+  );
+  console.log(`listening on ${running.url}`);
+  process.on('SIGTERM', () => {
+    checkout.close();
+    // Open streams would hold close() up: the process ends regardless.
+    setTimeout(() => process.exit(0), 2000).unref();
+    void running
+      .close()
+      .then(() => store.close())
+      .then(() => process.exit(0));
+  });
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  const { hasRedisServer, startRedis } = await import('../test/helpers/redis');
+  const secretKey = SANDBOX_TEST_KEY;
+  const sizes = (process.env.BENCH_STREAMS ?? '1000,5000,10000')
+    .split(',')
+    .map(Number)
+    .filter((size) => size > 0);
+  const rate = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
+  const singleStore = process.env.BENCH_STREAMS_STORE === 'sqlite' ? 'sqlite' : 'memory';
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const percentile = (sorted: number[], p: number) =>
+    sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ??
+    Number.NaN;
+  /** The companion's resident memory and live heap after a full collection, in MB. */
+  const memoryOf = async (companion: string) => {
+    const { rss, heapUsed } = (await (await fetch(`${companion}/__bench/memory`)).json()) as {
+      rss: number;
+      heapUsed: number;
+    };
+    return { rss: rss / 2 ** 20, heap: heapUsed / 2 ** 20 };
+  };
+  // One connection per stream, as one browser each; no pooling limit.
+  const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+
+  function start(entry: string, env: Record<string, string>) {
+    // BENCH_CPU_PROF=<folder>: each child writes a V8 CPU profile there when it ends.
+    const profile = process.env.BENCH_CPU_PROF;
+    const flags = [
+      ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []),
+      ...(entry === 'bench/streams.ts' ? ['--expose-gc'] : []),
+    ];
+    const child = spawn(process.execPath, [...flags, '--import', 'tsx', entry], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    return new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+        if (match?.[1]) resolve({ child, url: match[1] });
+      });
+      child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
+    });
+  }
+  const stopped = (child: ChildProcess) =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+
+  async function runAll<T>(
+    items: readonly T[],
+    concurrency: number,
+    work: (item: T) => Promise<void>,
+  ) {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+        while (next < items.length) await work(items[next++] as T);
+      }),
+    );
+  }
+
+  async function json(url: string, init: RequestInit): Promise<Record<string, unknown>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await fetch(url, init);
+        const body = (await response.json()) as Record<string, unknown>;
+        if (response.ok) return body;
+        if (attempt >= 5) throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
+      } catch (error) {
+        if (attempt >= 5) throw error;
+      }
+      await pause(100 * (attempt + 1));
+    }
+  }
+
+  const sandbox = await start('src/sandbox/cli.ts', { PORT: '0', SANDBOX_SECRET_KEY: secretKey });
+  const folder = mkdtempSync(join(tmpdir(), 'paydrop-bench-streams-'));
+  const redis = hasRedisServer() ? await startRedis() : undefined;
+
+  interface Waiting {
+    readonly reference: string;
+    readonly token: string;
+    /** Which companion holds the stream. */
+    readonly streamOn: number;
+    webhookAt: number;
+    outcomeAt: number;
+    response?: IncomingMessage;
+  }
+
+  /** Session and initiation of one transfer per customer, spread over the companions. */
+  async function makePayments(
+    companions: string[],
+    count: number,
+    prefix = 'bench',
+  ): Promise<Waiting[]> {
+    const made: Waiting[] = [];
+    await runAll(
+      Array.from({ length: count }, (_, index) => index),
+      32,
+      async (index) => {
+        const on = companions[index % companions.length] as string;
+        const session = await json(`${on}/api/checkout/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ order: `${prefix}-${index}` }),
+        });
+        const initiated = await json(`${on}/api/checkout/initiate`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${session.token}`,
+          },
+          body: JSON.stringify({ channel: 'PayByTransfer' }),
+        });
+        made.push({
+          reference: (initiated.payment as { reference: string }).reference,
+          token: initiated.token as string,
+          streamOn: index % companions.length,
+          webhookAt: 0,
+          outcomeAt: 0,
+        });
+      },
+    );
+    return made;
+  }
+
+  /** Opens one customer's stream; resolves once the companion answered with its headers. */
+  function openStream(companion: string, waiting: Waiting): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const url = new URL(`${companion}/api/checkout/events`);
+      url.searchParams.set('token', waiting.token);
+      const outgoing = httpRequest(
+        url,
+        { agent, headers: { accept: 'text/event-stream' } },
+        (response) => {
+          if (response.statusCode !== 200) {
+            reject(new Error(`/events answered ${response.statusCode}`));
+            response.resume();
+            return;
+          }
+          waiting.response = response;
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            if (waiting.outcomeAt === 0 && chunk.includes('"SUCCESSFUL"'))
+              waiting.outcomeAt = Date.now();
+          });
+          response.on('error', () => {});
+          resolve();
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+  }
+
+  /** Pays each payment at the sandbox, then sends its webhook: `rate` a second, open loop. */
+  async function payAll(companions: string[], waiting: Waiting[]): Promise<number> {
+    const started = Date.now();
+    const inFlight: Array<Promise<void>> = [];
+    for (const [index, payment] of waiting.entries()) {
+      const due = started + (index * 1000) / rate;
+      const wait = due - Date.now();
+      if (wait > 0) await pause(wait);
+      // The webhook goes to the instance the customer is NOT listening on (with one, that one).
+      const to = companions[(payment.streamOn + 1) % companions.length] as string;
+      inFlight.push(
+        (async () => {
+          await json(`${sandbox.url}/__sandbox/payments/${payment.reference}/transfer`, {
+            method: 'POST',
+            headers: { 'X-Api': secretKey },
+          });
+          payment.webhookAt = Date.now();
+          await json(`${to}/api/checkout/webhooks`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              event: 'payment.success',
+              data: {
+                reference: payment.reference,
+                paymentReference: payment.reference,
+                status: 'SUCCESSFUL',
+                amount: 2500.5,
+                currency: 'NGN',
+              },
+            }),
+          });
+        })(),
+      );
+    }
+    await Promise.all(inFlight);
+    return (waiting.length * 1000) / (Date.now() - started);
+  }
+
+  async function run(label: string, storeSpecs: string[], count: number) {
+    const companions = await Promise.all(
+      storeSpecs.map((spec) =>
+        start('bench/streams.ts', {
+          BENCH_STREAMS_ROLE: 'companion',
+          BENCH_STREAMS_STORE_SPEC: spec,
+          SANDBOX_URL: sandbox.url,
+          SANDBOX_SECRET_KEY: secretKey,
+        }),
+      ),
+    );
+    const urls = companions.map((companion) => companion.url);
+    try {
+      // A server that has been up a while: 200 customers pay first, unmeasured, so that the
+      // figures are not those of code running for the first time.
+      const warm = await makePayments(urls, 200, 'warm');
+      await runAll(warm, 50, (payment) => openStream(urls[payment.streamOn] as string, payment));
+      await payAll(urls, warm);
+      while (warm.some((payment) => payment.outcomeAt === 0)) await pause(50);
+      for (const payment of warm) payment.response?.destroy();
+      const phase = (what: string) =>
+        process.stderr.write(`  [${label}] ${what} at ${new Date().toISOString().slice(11, 19)}\n`);
+      phase('warmed up');
+      const waiting = await makePayments(urls, count);
+      phase(`${count} payments made`);
+      await pause(1500);
+      const before = await Promise.all(urls.map(memoryOf));
+      const opening = Date.now();
+      await runAll(waiting, 200, (payment) =>
+        openStream(urls[payment.streamOn] as string, payment),
+      );
+      const openMs = Date.now() - opening;
+      phase('streams open');
+      await pause(3000); // past a heartbeat round, settled
+      const open = await Promise.all(urls.map(memoryOf));
+      const achievedRate = await payAll(urls, waiting);
+      phase('webhooks sent');
+      const deadline = Date.now() + 60_000;
+      while (waiting.some((payment) => payment.outcomeAt === 0) && Date.now() < deadline)
+        await pause(100);
+      const latencies = waiting
+        .filter((payment) => payment.outcomeAt !== 0)
+        .map((payment) => payment.outcomeAt - payment.webhookAt)
+        .sort((a, b) => a - b);
+      const missing = waiting.length - latencies.length;
+      // What became of a few that never arrived: in the payment's event log (replayed to a new
+      // stream) or not at all?
+      for (const payment of waiting.filter((entry) => entry.outcomeAt === 0).slice(0, 3)) {
+        const replay: Waiting = { ...payment, outcomeAt: 0 };
+        await openStream(urls[payment.streamOn] as string, replay);
+        await pause(500);
+        replay.response?.destroy();
+        const status = await json(`${urls[payment.streamOn]}/api/checkout/status`, {
+          headers: { authorization: `Bearer ${payment.token}` },
+        });
+        console.log(
+          `  never arrived: ${payment.reference} (stream on #${payment.streamOn}, webhook ${payment.webhookAt ? 'sent' : 'NOT sent'}): status ${status.status}; ${replay.outcomeAt ? 'in the event log (a new stream replays it): the live push was lost' : 'not in the event log'}`,
+        );
+      }
+      const early = latencies.filter((ms) => ms < 0).length;
+      const after = await Promise.all(urls.map(memoryOf));
+      const sum = (readings: Array<{ rss: number; heap: number }>, of: 'rss' | 'heap') =>
+        readings.reduce((total, reading) => total + reading[of], 0);
+      const perStreamKb = ((sum(open, 'rss') - sum(before, 'rss')) * 1024) / count;
+      const heapPerStreamKb = ((sum(open, 'heap') - sum(before, 'heap')) * 1024) / count;
+      const mb = (readings: Array<{ rss: number }>) =>
+        readings.map((reading) => reading.rss.toFixed(0)).join('+');
+      const peakRss = Math.max(...open.map((r) => r.rss), ...after.map((r) => r.rss));
+      const p50 = percentile(latencies, 50);
+      const p99 = percentile(latencies, 99);
+      const single = companions.length === 1;
+      console.log(
+        `${label}: RSS ${mb(before)} MB without streams, ${mb(open)} MB with them open, ${mb(after)} MB after the outcomes; ` +
+          `${perStreamKb.toFixed(1)} KB resident and ${heapPerStreamKb.toFixed(1)} KB of heap per stream ` +
+          `(opened in ${(openMs / 1000).toFixed(1)} s)\n` +
+          `    webhook → outcome on its stream: p50 ${p50} ms, p99 ${p99} ms, max ${latencies.at(-1)} ms, ` +
+          `webhooks at ${achievedRate.toFixed(0)}/s` +
+          (missing ? `, ${missing} not arrived 60 s after the last webhook` : '') +
+          (early ? `, ${early} before their webhook (reconciliation)` : '') +
+          `\n    budgets: ` +
+          (single && count >= 10_000
+            ? `RSS ${peakRss < 300 ? 'ok' : 'MISSED'} (${peakRss.toFixed(0)} < 300 MB), `
+            : '') +
+          `p99 ${p99 <= 250 && missing === 0 ? 'ok' : 'MISSED'} (≤ 250 ms)`,
+      );
+      for (const payment of waiting) payment.response?.destroy();
+    } finally {
+      await Promise.all(companions.map((companion) => stopped(companion.child)));
+    }
+  }
+
+  try {
+    console.log(
+      `Waiting browsers: one /events stream per customer, each on its own payment; webhooks at ${rate}/s`,
+    );
+    let files = 0;
+    for (const size of sizes) {
+      const spec = singleStore === 'sqlite' ? `sqlite:${join(folder, `s${++files}.db`)}` : 'memory';
+      await run(
+        `${size.toLocaleString('en')} streams, one instance (${singleStore})`,
+        [spec],
+        size,
+      );
+    }
+    if (redis) {
+      const total = Number(process.env.BENCH_STREAMS_SPLIT ?? 10_000);
+      await run(
+        `${total.toLocaleString('en')} streams, two instances (Redis)`,
+        [`redis:${redis.url}`, `redis:${redis.url}`],
+        total,
+      );
+    } else console.log('two instances on Redis: skipped, no redis-server');
+  } finally {
+    agent.destroy();
+    await stopped(sandbox.child);
+    await redis?.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
