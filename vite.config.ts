@@ -10,7 +10,8 @@ import { defineConfig, type UserConfig } from 'vite';
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`;
  * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers, the
  *   Node adapters dist/server-node.js, and the stores dist/server-sqlite.js and dist/server-redis.js:
- *   each entry paydrop/a/b is dist/a-b.js, its types dist/types/a/b/index.d.ts (package.json).
+ *   each entry paydrop/a/b is dist/a-b.js, its types dist/types/a/b/index.d.ts (package.json);
+ *   for require(), dist/a-b.cjs hands over dist/a-b.js, its types beside as index.d.cts.
  */
 const jsx = { oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' } } } as const;
 
@@ -113,6 +114,34 @@ export default defineConfig(({ mode }): UserConfig => {
   }
   if (mode === 'node') {
     return {
+      plugins: [
+        {
+          // The CommonJS entries of package.json's `require` conditions: dist/<entry>.cjs is
+          // `module.exports = require('./<entry>.js')`, the ES module itself (Node's require(esm),
+          // 20.19 and 22.12 on, which engines states), not a second build. A process that both
+          // requires and imports paydrop/server holds one copy of it, so its classes and state are
+          // the same either way; and a CommonJS build would gain no older Node, since it would
+          // still require @noble/hashes, an ES module only. dist/index.cjs is the widget's.
+          name: 'paydrop-commonjs-entries',
+          generateBundle() {
+            for (const name of [
+              'server',
+              'server-node',
+              'server-sqlite',
+              'server-redis',
+              'sandbox',
+              'protocol',
+              'index',
+            ]) {
+              this.emitFile({
+                type: 'asset',
+                fileName: `${name}.cjs`,
+                source: `'use strict';\n// require() of this entry gives its ES module itself (Node >= 20.19).\nmodule.exports = require('./${name}.js');\n`,
+              });
+            }
+          },
+        },
+      ],
       build: {
         outDir: 'dist',
         emptyOutDir: false,

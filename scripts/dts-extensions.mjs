@@ -44,3 +44,25 @@ for (const file of declarations(root)) {
   }
 }
 console.log(`dts-extensions: relative imports given their files in ${rewritten} declarations`);
+
+// Beside each .d.ts, the same declarations as a .d.cts, its relative imports on .cjs: the types
+// of the `require` condition (package.json), for CommonJS consumers. A .d.ts in this ES module
+// package describes an ES module, and TypeScript under node16/nodenext refuses to let CommonJS
+// require it; a .d.cts describes CommonJS, and its './client.cjs' resolves to the './client.d.cts'
+// beside it, so the whole tree is CommonJS from the entry down. What runtime they describe is the
+// dist/*.cjs entries: each is `module.exports = require('./<entry>.js')`, the ES module itself,
+// with the same exports (vite.config.ts, node mode).
+const cjsRelative = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"]*)\.js\2/g;
+let mirrored = 0;
+for (const file of declarations(root)) {
+  const text = readFileSync(file, 'utf8');
+  writeFileSync(
+    file.replace(/\.d\.ts$/, '.d.cts'),
+    text.replace(
+      cjsRelative,
+      (_match, keyword, quote, path) => `${keyword}${quote}${path}.cjs${quote}`,
+    ),
+  );
+  mirrored += 1;
+}
+console.log(`dts-extensions: ${mirrored} declarations mirrored as .d.cts for CommonJS`);
