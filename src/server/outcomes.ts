@@ -101,6 +101,12 @@ export function createOutcomes(deps: OutcomeDeps) {
     await records.setConfirmed(reference, status);
     if (await records.reported(reference)) return 'already';
     if (!(await store.add(`reporting:${reference}`, true, REPORTING_LOCK_MS))) return 'busy';
+    // Looked at again under the lock: another caller may have reported and let go of the lock
+    // between our first look and taking it (seen on Redis as a payment reported twice).
+    if (await records.reported(reference)) {
+      await store.delete(`reporting:${reference}`);
+      return 'already';
+    }
     const payment = await records.get(reference);
     try {
       const duplicateOf = status === 'SUCCESSFUL' ? await firstSuccess(reference, payment) : null;

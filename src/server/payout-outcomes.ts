@@ -168,6 +168,13 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
       if (!(await store.add(`payout-reporting:${reference}:${status}`, true, 60_000))) {
         return { retryAt: now() + 1000 };
       }
+      // Looked at again under the lock: another instance may have reported this move and let go
+      // of the lock between our first look and taking it.
+      if (await reported(reference, status)) {
+        await store.delete(`payout-reporting:${reference}:${status}`);
+        previous = status;
+        continue;
+      }
       const said = hints.find((hint) => hint.status === status);
       try {
         await options.onPayoutOutcome?.({
