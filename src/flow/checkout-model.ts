@@ -54,6 +54,15 @@ export type {
 } from './checkout-step';
 export { pollDelayMs } from './payment-watch';
 
+/**
+ * What a failure without a stated reason can only mean, by channel: a bank payment fails at the
+ * bank. A transfer may have arrived short or expired on the provider's clock, which the widget
+ * cannot tell apart yet (issue 12), so it says no more than that it failed; a card neither.
+ */
+function impliedCause(payment: PaymentView): FailureCode {
+  return payment.channel === 'PayByAccount' ? 'bank_declined' : 'payment_failed';
+}
+
 export interface CheckoutModelOptions {
   readonly companion: CompanionPort;
   readonly clock: Clock;
@@ -84,6 +93,18 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   let disposed = false;
   let lastChannel: Channel | null = null;
   let cardDraft: CardDraft | null = null;
+  /**
+   * The transfer account shown for this order while it can still be paid into (issue 12): the
+   * customer may look at another way to pay and come back to it until it expires.
+   */
+  let liveTransfer: { readonly payment: PaymentView; readonly token: string } | null = null;
+
+  function transferStillOpen(): PaymentView | undefined {
+    const open = liveTransfer?.payment;
+    const account = open?.virtualAccount;
+    if (!open || !account || countdown.passed(account.expiresAt)) return undefined;
+    return open;
+  }
 
   const expiresAt = computed(() => {
     const current = step.value;
@@ -131,6 +152,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     const current = step.peek();
     if (disposed || !isLive(current) || status === 'PENDING') return;
     stopWatching();
+    liveTransfer = null;
     const payment = { ...current.payment, status };
     const account = current.payment.virtualAccount;
     batch(() => {
@@ -147,12 +169,14 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
         outcome.value = { status: 'succeeded', payment: summary(payment) };
         go({ kind: 'succeeded', payment });
       } else {
+        const code = why === 'payment_failed' ? impliedCause(payment) : why;
         outcome.value = {
           status: 'failed',
-          error: { code: why, message: 'The payment did not go through.' },
+          // The cause is the code; the customer's words are the widget's messages.
+          error: { code, message: `The payment did not go through (${code}).` },
           payment: summary(payment),
         };
-        go({ kind: 'failed', payment, code: why });
+        go({ kind: 'failed', payment, code });
       }
     });
   }
@@ -168,6 +192,9 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     watch.renew();
     countdown.anchor(payment.serverTime);
     const live = liveStepFor(payment, bankPhase);
+    if (payment.channel === 'PayByTransfer' && payment.status === 'PENDING') {
+      liveTransfer = { payment, token };
+    }
     const first = checking && live.kind === 'processing' ? { ...live, checking } : live;
     if (payment.status !== 'PENDING') {
       go(first);
@@ -258,6 +285,18 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
         showPayment(options.resumed.payment, options.resumed.token, 'processing');
         return;
       }
+      if (
+        answer.payment?.channel === 'PayByTransfer' &&
+        answer.payment.status === 'PENDING' &&
+        channels.length > 1
+      ) {
+        // Back to an order with an open transfer: continue it, or choose another way (issue 12).
+        lastChannel = null;
+        liveTransfer = { payment: answer.payment, token: answer.token };
+        countdown.anchor(answer.payment.serverTime);
+        go({ kind: 'choosing', channels, resume: transferStillOpen() });
+        return;
+      }
       if (answer.payment) {
         // The same order again: the payment already under way (or already paid) comes back.
         lastChannel = answer.payment.channel;
@@ -278,7 +317,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
         lastChannel = again;
         await initiate(again);
       } else {
-        go({ kind: 'choosing', channels });
+        go({ kind: 'choosing', channels, resume: transferStillOpen() });
       }
     } catch (error) {
       if (!disposed) failWith(error, 'session');
@@ -339,11 +378,37 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     cardTimedOut: card.cardTimedOut,
     fail: card.fail,
 
-    /** Back to the list of payment methods, from a payment not yet made. */
+    /** The open transfer, offered beside the channels: back to its account. */
+    continueTransfer(): void {
+      const open = transferStillOpen();
+      if (step.peek().kind !== 'choosing' || !open || !liveTransfer) return;
+      lastChannel = 'PayByTransfer';
+      showPayment(open, liveTransfer.token);
+      // The money may have arrived while the customer looked elsewhere.
+      void watch.check();
+    },
+
+    /**
+     * Back to the list of payment methods: from a payment not yet made, from a transfer's
+     * account (it stays open, offered to continue), and from every failure (issue 12).
+     */
     changeMethod(): void {
       const current = step.peek();
       const channels = session.peek()?.channels ?? [];
       if (channels.length < 2) return;
+      if (current.kind === 'failed' || current.kind === 'expired' || current.kind === 'error') {
+        // A fresh session: what the companion knows of this order now decides the list.
+        stopWatching();
+        watch.renew();
+        void start();
+        return;
+      }
+      if (isPaying(current, 'PayByTransfer') && current.phase === 'awaiting') {
+        stopWatching();
+        watch.renew();
+        go({ kind: 'choosing', channels, resume: transferStillOpen() });
+        return;
+      }
       if (
         // Not while the bank's window is up or the bank is settling: that payment may go through.
         (isPaying(current, 'PayByAccount') &&

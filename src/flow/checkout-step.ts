@@ -3,7 +3,12 @@
  * learns when the checkout ends.
  */
 import type { Channel, Money } from '../protocol';
-import type { ChannelChoice, CompanionFailureCode, PaymentView } from './companion';
+import type {
+  ChannelChoice,
+  CompanionFailureCode,
+  PaymentFailureReason,
+  PaymentView,
+} from './companion';
 
 /** What the merchant's page learns when the checkout ends. */
 export type CheckoutResult =
@@ -26,12 +31,7 @@ export interface PaymentSummary {
  * Stable codes a merchant can branch on. Named apart from the companion's `CheckoutError` class
  * and its `CheckoutErrorCode` (paydrop/server): one name per idea across the public entries.
  */
-export type CheckoutFailureCode =
-  | 'payment_failed'
-  | 'expired'
-  | 'challenge_timeout'
-  | 'no_channels'
-  | CompanionFailureCode;
+export type CheckoutFailureCode = FailureCode | 'expired' | 'no_channels' | CompanionFailureCode;
 
 /** Why a checkout failed, as the merchant's `onFailure` and `result` receive it. */
 export interface CheckoutFailure {
@@ -39,8 +39,16 @@ export interface CheckoutFailure {
   readonly message: string;
 }
 
-/** Why a payment failed: the provider said so, or the card's challenge was abandoned. */
-export type FailureCode = 'payment_failed' | 'challenge_timeout';
+/**
+ * Why a payment failed, one code per cause the customer is told apart (issue 12): the provider's
+ * reason, or what the channel implies (a bank payment can only fail at the bank, a transfer
+ * before its expiry only by arriving short), `challenge_timeout` when the card's check was
+ * abandoned, and `payment_failed` when nothing says more.
+ */
+export type FailureCode =
+  | 'payment_failed'
+  | 'challenge_timeout'
+  | Exclude<PaymentFailureReason, 'expired'>;
 
 /**
  * What the customer typed into the card form, as typed, kept in memory only while the checkout is
@@ -87,7 +95,12 @@ export type PayingStep<C extends Channel = Channel> = {
 
 export type CheckoutStep =
   | { readonly kind: 'loading' }
-  | { readonly kind: 'choosing'; readonly channels: readonly ChannelChoice[] }
+  | {
+      readonly kind: 'choosing';
+      readonly channels: readonly ChannelChoice[];
+      /** A transfer still open for this order, offered to continue beside the channels. */
+      readonly resume?: PaymentView | undefined;
+    }
   | { readonly kind: 'starting'; readonly channel: Channel }
   | PayingStep
   /**

@@ -4,19 +4,21 @@
  * passes before the model trusts it: a malformed or hostile answer is refused, never rendered.
  */
 // From the modules themselves, not the index: the widget bundles nothing else of the protocol.
-import type {
-  ChannelChoiceWire,
-  CheckoutErrorCode,
-  CheckoutViewWire,
-  PaymentViewWire,
-  SessionViewWire,
-  VirtualAccountWire,
+import {
+  type ChannelChoiceWire,
+  type CheckoutErrorCode,
+  type CheckoutViewWire,
+  PAYMENT_FAILURE_REASONS,
+  type PaymentFailureReason,
+  type PaymentViewWire,
+  type SessionViewWire,
+  type VirtualAccountWire,
 } from '../protocol/contract';
 import type { Money } from '../protocol/money';
 import { CHANNELS, type Channel, type PaymentStatus } from '../protocol/types';
 import { isSafeUrl } from '../protocol/url';
 
-export { isSafeUrl, type PaymentStatus };
+export { isSafeUrl, type PaymentFailureReason, type PaymentStatus };
 
 /** The contract's virtual account, its expiry parsed to epoch ms on the server's clock. */
 export interface VirtualAccountView extends Omit<VirtualAccountWire, 'expiresAt'> {
@@ -83,8 +85,8 @@ export interface CompanionPort {
 export interface CardCalls {
   /** The authentication check; the URL of the challenge page when one is needed. */
   authenticate(token: string): Promise<{ challengeUrl: string | null }>;
-  /** Charges the card once authentication is over. */
-  finalize(token: string): Promise<{ status: PaymentStatus }>;
+  /** Charges the card once authentication is over; why it failed, when the provider said. */
+  finalize(token: string): Promise<Finalization>;
 }
 
 /** The companion over HTTP: the port, plus a bare POST for the calls chunks make themselves. */
@@ -249,8 +251,18 @@ export function parseAuthentication(
   return new URL(url).origin === companionOrigin ? { challengeUrl: url } : refuse();
 }
 
-export function parseFinalization(body: unknown): { status: PaymentStatus } {
-  return { status: oneOf(record(body).status, STATUSES) };
+/** The card's finalize answer: its status, and why it failed when the provider said (issue 12). */
+export interface Finalization {
+  readonly status: PaymentStatus;
+  readonly reason?: PaymentFailureReason | undefined;
+}
+
+export function parseFinalization(body: unknown): Finalization {
+  const given = record(body);
+  const status = oneOf(given.status, STATUSES);
+  // A reason this widget does not know is left out, never shown wrong.
+  const reason = PAYMENT_FAILURE_REASONS.find((known) => known === given.reason);
+  return status === 'FAILED' && reason ? { status, reason } : { status };
 }
 
 export function parseStatus(body: unknown): { status: PaymentStatus; serverTime: number | null } {

@@ -71,6 +71,29 @@ export interface SessionViewWire {
   readonly payment: PaymentViewWire | null;
 }
 
+/**
+ * Why a payment failed, when the provider said why (issue 12): the widget tells the customer in
+ * their words and hands the merchant the same code. Absent when the provider gave no reason.
+ */
+export const PAYMENT_FAILURE_REASONS = [
+  'card_declined',
+  'insufficient_funds',
+  'card_expired',
+  'verification_failed',
+  'bank_declined',
+  'transfer_short',
+  'expired',
+] as const;
+
+export type PaymentFailureReason = (typeof PAYMENT_FAILURE_REASONS)[number];
+
+/** The answer to `POST /finalize`; `reason` with a FAILED status the provider explained. */
+export interface FinalizationWire {
+  readonly reference: string;
+  readonly status: PaymentStatus;
+  readonly reason?: PaymentFailureReason;
+}
+
 /** What a status event and `GET /status` carry. */
 export interface StatusWire {
   readonly reference: string;

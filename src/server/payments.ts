@@ -15,6 +15,7 @@ import {
   ProviderError,
 } from '../protocol';
 import type { PaymentViewWire } from '../protocol/contract';
+import { failureReasonOf } from '../protocol/failure-reason';
 import type { ProviderClient } from '../provider/client';
 import { CheckoutError } from './errors';
 import {
@@ -413,7 +414,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         return { reference, status: (await knownStatus(reference)) ?? settled.paymentStatus };
       }
       await records.markFinalizeSent(reference);
-      let finalization: { status: PaymentStatus };
+      let finalization: { status: PaymentStatus; message?: string };
       try {
         finalization = await provider.finalizePayment(reference);
       } catch (error) {
@@ -425,7 +426,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       }
       await records.setFinalizeAnswer(reference, finalization.status);
       if (finalization.status !== 'PENDING') await outcomes.confirm(reference, true);
-      return { reference, status: (await knownStatus(reference)) ?? finalization.status };
+      const status = (await knownStatus(reference)) ?? finalization.status;
+      // Why it failed, in the contract's words, so the customer hears why (issue 12).
+      const reason = status === 'FAILED' ? failureReasonOf(finalization.message ?? '') : null;
+      return { reference, status, ...(reason ? { reason } : {}) };
     },
 
     /**

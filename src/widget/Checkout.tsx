@@ -41,6 +41,34 @@ function errorText(step: Extract<CheckoutStep, { kind: 'error' }>, messages: Mes
   }
 }
 
+/** The failure screen's title and text, one pair per cause (issue 12): why, and where the money is. */
+function failureWords(
+  step: Extract<CheckoutStep, { kind: 'failed' }>,
+  messages: Messages,
+): { title: string; text: string } {
+  switch (step.code) {
+    case 'card_declined':
+      return { title: messages.cardDeclinedTitle, text: messages.cardNotChargedText };
+    case 'insufficient_funds':
+      return { title: messages.insufficientFundsTitle, text: messages.cardNotChargedText };
+    case 'card_expired':
+      return { title: messages.cardExpiredTitle, text: messages.cardNotChargedText };
+    case 'verification_failed':
+      return { title: messages.verificationFailedTitle, text: messages.cardNotChargedText };
+    case 'challenge_timeout':
+      return { title: messages.failedTitle, text: messages.timeoutText };
+    case 'bank_declined':
+      return { title: messages.bankDeclinedTitle, text: messages.bankDeclinedText };
+    default:
+      // payment_failed, and transfer_short, which nothing tells apart yet (see impliedCause).
+      return {
+        title: messages.failedTitle,
+        // A card that failed was not charged; elsewhere money may have moved and comes back.
+        text: step.payment.channel === 'Card' ? messages.cardNotChargedText : messages.failedText,
+      };
+  }
+}
+
 function milestoneAnnouncement(minutes: number | null, messages: Messages): string {
   if (minutes === null || minutes === 0) return '';
   return minutes === 1 ? messages.oneMinuteLeft : fill(messages.minutesLeft, { minutes });
@@ -262,15 +290,25 @@ function StepView(props: StepViewProps) {
       return <Waiting text={messages.starting} />;
     case 'choosing':
       return (
-        <ChannelPicker
-          channels={step.channels}
-          messages={messages}
-          onChoose={(channel) => {
-            // What choosing does in the click itself (the bank's window), then the model.
-            CHANNEL_REGISTRY[channel].choose?.(context);
-            model.choose(channel);
-          }}
-        />
+        <>
+          {step.resume ? (
+            // The transfer still open for this order, beside the other ways (issue 12).
+            <div class="actions">
+              <button type="button" class="primary" onClick={() => model.continueTransfer()}>
+                {messages.continueTransfer}
+              </button>
+            </div>
+          ) : null}
+          <ChannelPicker
+            channels={step.channels}
+            messages={messages}
+            onChoose={(channel) => {
+              // What choosing does in the click itself (the bank's window), then the model.
+              CHANNEL_REGISTRY[channel].choose?.(context);
+              model.choose(channel);
+            }}
+          />
+        </>
       );
     case 'paying': {
       // One paying step for every channel: the registry knows each one's panel.
@@ -295,29 +333,31 @@ function StepView(props: StepViewProps) {
           </button>
         </Outcome>
       );
-    case 'failed':
+    case 'failed': {
+      const words = failureWords(step, messages);
       return (
-        <Outcome
-          mark={{ tone: 'bad', symbol: '!' }}
-          title={messages.failedTitle}
-          text={step.code === 'challenge_timeout' ? messages.timeoutText : messages.failedText}
-        >
+        <Outcome mark={{ tone: 'bad', symbol: '!' }} title={words.title} text={words.text}>
           <div class="actions">
             <button type="button" class="primary" onClick={() => model.tryAgain()}>
               {messages.tryAgain}
             </button>
+            <OtherMethod model={model} messages={messages} />
             <button type="button" class="secondary" onClick={done}>
               {messages.close}
             </button>
           </div>
         </Outcome>
       );
+    }
     case 'expired':
       return (
         <Outcome title={messages.expiredTitle} text={messages.expiredText}>
-          <button type="button" class="primary" onClick={() => model.newAccount()}>
-            {messages.newAccount}
-          </button>
+          <div class="actions">
+            <button type="button" class="primary" onClick={() => model.newAccount()}>
+              {messages.newAccount}
+            </button>
+            <OtherMethod model={model} messages={messages} />
+          </div>
         </Outcome>
       );
     case 'error':
@@ -334,9 +374,12 @@ function StepView(props: StepViewProps) {
               {messages.close}
             </button>
           ) : (
-            <button type="button" class="primary" onClick={() => model.retry()}>
-              {messages.tryAgain}
-            </button>
+            <div class="actions">
+              <button type="button" class="primary" onClick={() => model.retry()}>
+                {messages.tryAgain}
+              </button>
+              {step.retry === 'initiate' ? <OtherMethod model={model} messages={messages} /> : null}
+            </div>
           )}
         </Outcome>
       );

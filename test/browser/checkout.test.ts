@@ -303,7 +303,10 @@ describe('the outcome', () => {
     );
     expect(onDone).toHaveBeenCalledWith({
       status: 'failed',
-      error: { code: 'payment_failed', message: 'The payment did not go through.' },
+      error: {
+        code: 'payment_failed',
+        message: 'The payment did not go through (payment_failed).',
+      },
       payment: SUMMARY,
     });
   });
@@ -356,8 +359,16 @@ describe('the outcome', () => {
 
 describe('errors', () => {
   const cases: Array<[CompanionFailureCode, string, boolean]> = [
-    ['network', 'We could not reach the checkout. Check your connection and try again.', true],
-    ['timeout', 'We could not reach the checkout. Check your connection and try again.', true],
+    [
+      'network',
+      'We lost the connection to the checkout. Nothing was charged. Check your connection and try again.',
+      true,
+    ],
+    [
+      'timeout',
+      'We lost the connection to the checkout. Nothing was charged. Check your connection and try again.',
+      true,
+    ],
     ['unavailable', 'Payments are unavailable right now. Please try again in a moment.', true],
     ['rate_limited', 'Payments are unavailable right now. Please try again in a moment.', true],
     [

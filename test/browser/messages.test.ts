@@ -175,7 +175,9 @@ describe('the dialog in French', () => {
         sessionView({ description, channels: channels('Card', 'PayByAccount', 'PayByTransfer') }),
       ),
     );
-    expect(screen.getByRole('heading', { name: 'Comment souhaitez-vous payer\u202f?' })).toBeTruthy();
+    expect(
+      screen.getByRole('heading', { name: 'Comment souhaitez-vous payer\u202f?' }),
+    ).toBeTruthy();
     collect();
 
     await andRedraw(() =>
@@ -309,7 +311,7 @@ describe('the dialog in French', () => {
     await andRedraw(() =>
       fifth.model.cardTimedOut(paymentView({ channel: 'Card', virtualAccount: null })),
     );
-    expect(screen.getByText(fr.timeoutText)).toBeTruthy();
+    expect(screen.getByText(fr.timeoutText, asIs)).toBeTruthy();
     collect();
     cleanup();
 
@@ -328,6 +330,57 @@ describe('the dialog in French', () => {
       ),
     );
     expect(screen.getByText(fr.checkingPayment)).toBeTruthy();
+    collect();
+    cleanup();
+
+    // 6c. Failures that say why (issue 12): each card cause, a bank decline.
+    for (const reason of [
+      'card_declined',
+      'insufficient_funds',
+      'card_expired',
+      'verification_failed',
+    ] as const) {
+      const refused = new FakeCompanion();
+      refused.answerSession = async () =>
+        sessionView({ description, channels: channels('Card', 'PayByTransfer') });
+      const view = await renderCheckout({
+        companion: refused,
+        supportedChannels: ['Card', 'PayByTransfer'],
+        ...french(),
+      });
+      await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: /^Carte/ })));
+      await andRedraw(() =>
+        view.model.track(
+          paymentView({ channel: 'Card', virtualAccount: null }),
+          'card-token',
+          'FAILED',
+          reason,
+        ),
+      );
+      expect(screen.getByText(fr.cardNotChargedText)).toBeTruthy();
+      collect();
+      cleanup();
+    }
+    const declinedAtBank = bankCompanion();
+    await renderCheckout({ companion: declinedAtBank, supportedChannels: [...both], ...french() });
+    await andRedraw(() =>
+      fireEvent.click(screen.getByRole('button', { name: 'Payer depuis votre banque' })),
+    );
+    await andRedraw(() => declinedAtBank.push('FAILED'));
+    expect(screen.getByText(fr.bankDeclinedText)).toBeTruthy();
+    collect();
+    cleanup();
+
+    // 6d. Back to an order with an open transfer: continue it, or another way (issue 12).
+    const returning = new FakeCompanion();
+    returning.answerSession = async () =>
+      sessionView({
+        description,
+        channels: channels('PayByTransfer', 'PayByAccount'),
+        payment: paymentView(),
+      });
+    await renderCheckout({ companion: returning, supportedChannels: [...both], ...french() });
+    expect(screen.getByRole('button', { name: fr.continueTransfer })).toBeTruthy();
     collect();
     cleanup();
 

@@ -299,7 +299,7 @@ describe('the script-tag shop', () => {
 
     // The customer decides in the bank's app instead: the controls play it.
     await controls.getByRole('button', { name: 'Decline at the bank' }).click();
-    await dialog.getByRole('heading', { name: 'Payment not completed' }).waitFor({
+    await dialog.getByRole('heading', { name: 'Declined by your bank' }).waitFor({
       timeout: 10_000,
     });
     expect((await payments()).map((payment) => [payment.channel, payment.status])).toEqual([

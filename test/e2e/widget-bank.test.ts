@@ -283,15 +283,15 @@ describe('PayByAccount in the dialog', () => {
     await bankStepText(en.bankOpenedText).waitFor();
 
     await decideInPopup(popup, 'Decline');
-    await heading(en.failedTitle).waitFor({ timeout: 10_000 });
-    expect(await dialogText()).toContain(en.failedText);
+    await heading(en.bankDeclinedTitle).waitFor({ timeout: 10_000 });
+    expect(await dialogText()).toContain(en.bankDeclinedText);
     expect(await button(en.tryAgain).isVisible()).toBe(true);
     expect(await heading(en.succeededTitle).count()).toBe(0);
 
     await expect.poll(async () => (await events()).map((event) => event.type)).toEqual(['failure']);
     const [failure] = await events();
     expect(failure?.target).toBe('pay');
-    expect(failure?.detail?.code).toBe('payment_failed');
+    expect(failure?.detail?.code).toBe('bank_declined');
     expect((await latest()).status).toBe('FAILED');
     await expectOneOutcome(payment.reference, 'FAILED', 'scarf-gbp');
     await expectNoCspViolations();

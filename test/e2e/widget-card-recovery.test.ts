@@ -107,7 +107,9 @@ describe('a card whose finalize answer is lost', () => {
       faults: [{ endpoint: 'finalize', steps: [{ type: 'lostResponse' }] }],
     });
     await payByCard('4000000000000002');
+    // The lost answer took the reason with it: the failure, and that the card was not charged.
     await heading('Payment not completed').waitFor();
+    expect(await shown('Your card was not charged. Try again or pay another way.').count()).toBe(1);
     expect(calls('/initiate')).toHaveLength(1);
 
     await button('Try again').click();

@@ -247,12 +247,12 @@ describe('Card in the dialog', () => {
     await issuer().getByLabel('One-time code').fill('000000');
     await issuer().getByRole('button', { name: 'Verify' }).click();
 
-    await heading('Payment not completed').waitFor({ timeout: 10_000 });
-    expect(await dialogText()).toContain('If money left your account, your bank will return it.');
+    await heading(/^(Verification failed|Payment not completed)$/).waitFor({ timeout: 10_000 });
+    expect(await dialogText()).toContain('Your card was not charged.');
     expect(await challengeFrame().count()).toBe(0);
     expect(await button('Try again').isVisible()).toBe(true);
     await expect.poll(async () => (await events()).map((event) => event.type)).toEqual(['failure']);
-    expect((await events())[0]?.detail?.code).toBe('payment_failed');
+    expect(['verification_failed', 'payment_failed']).toContain((await events())[0]?.detail?.code);
     expect((await latest()).status).toBe('FAILED');
     await expect
       .poll(() => shop.outcomes.map((outcome) => [outcome.reference, outcome.status]))
@@ -328,45 +328,52 @@ describe('Card in the dialog', () => {
   });
 
   it.each([
-    ['declined', CARDS.declined],
-    ['short of funds', CARDS.insufficientFunds],
-  ])('says a %s card did not go through, and "Try again" takes another card', async (_, number) => {
-    await openCardForm();
-    await fillCard(number);
-    await button('Pay $18.00').click();
+    ['declined', CARDS.declined, 'Card declined', 'card_declined'],
+    ['short of funds', CARDS.insufficientFunds, 'Insufficient funds', 'insufficient_funds'],
+    ['expired', '4000000000000069', 'Card expired', 'card_expired'],
+  ])(
+    'says why a %s card did not go through, that it was not charged, and "Try again" takes another card',
+    async (_, number, title, code) => {
+      await openCardForm();
+      await fillCard(number);
+      await button('Pay $18.00').click();
 
-    await heading('Payment not completed').waitFor({ timeout: 10_000 });
-    expect(await dialogText()).toContain('If money left your account, your bank will return it.');
-    const failed = await latest();
-    expect(failed.status).toBe('FAILED');
-    await expect.poll(async () => (await events()).map((event) => event.type)).toEqual(['failure']);
-    expect((await events())[0]?.detail?.code).toBe('payment_failed');
-    await expect
-      .poll(() => shop.outcomes.map((outcome) => [outcome.reference, outcome.status]))
-      .toEqual([[failed.reference, 'FAILED']]);
+      await heading(title).waitFor({ timeout: 10_000 });
+      expect(await dialogText()).toContain('Your card was not charged.');
+      expect(await dialogText()).not.toContain('If money left your account');
+      const failed = await latest();
+      expect(failed.status).toBe('FAILED');
+      await expect
+        .poll(async () => (await events()).map((event) => event.type))
+        .toEqual(['failure']);
+      expect((await events())[0]?.detail?.code).toBe(code);
+      await expect
+        .poll(() => shop.outcomes.map((outcome) => [outcome.reference, outcome.status]))
+        .toEqual([[failed.reference, 'FAILED']]);
 
-    // The form again, with what was typed kept but the security code (issue 12).
-    await button('Try again').click();
-    await field('Card number').waitFor();
-    expect((await field('Card number').inputValue()).replace(/\s/g, '')).toBe(number);
-    expect(await field('Name on card').inputValue()).toBe('Amina Bello');
-    expect(await field('Security code').inputValue()).toBe('');
-    await fillCard(CARDS.success);
-    await button('Pay $18.00').click();
-    await heading('Payment received').waitFor({ timeout: 10_000 });
-    const paid = await latest();
-    expect(paid.reference).not.toBe(failed.reference);
-    await expect
-      .poll(() => shop.outcomes.map((outcome) => [outcome.reference, outcome.status]))
-      .toEqual([
-        [failed.reference, 'FAILED'],
-        [paid.reference, 'SUCCESSFUL'],
-      ]);
-    await expect
-      .poll(async () => (await events()).map((event) => event.type))
-      .toEqual(['failure', 'success']);
-    await expectNoViolations();
-  });
+      // The form again, with what was typed kept but the security code (issue 12).
+      await button('Try again').click();
+      await field('Card number').waitFor();
+      expect((await field('Card number').inputValue()).replace(/\s/g, '')).toBe(number);
+      expect(await field('Name on card').inputValue()).toBe('Amina Bello');
+      expect(await field('Security code').inputValue()).toBe('');
+      await fillCard(CARDS.success);
+      await button('Pay $18.00').click();
+      await heading('Payment received').waitFor({ timeout: 10_000 });
+      const paid = await latest();
+      expect(paid.reference).not.toBe(failed.reference);
+      await expect
+        .poll(() => shop.outcomes.map((outcome) => [outcome.reference, outcome.status]))
+        .toEqual([
+          [failed.reference, 'FAILED'],
+          [paid.reference, 'SUCCESSFUL'],
+        ]);
+      await expect
+        .poll(async () => (await events()).map((event) => event.type))
+        .toEqual(['failure', 'success']);
+      await expectNoViolations();
+    },
+  );
 });
 
 describe('the card fields', () => {

@@ -3,7 +3,7 @@
  * and tells the model what became of it.
  */
 import { isPaying } from '../checkout-step';
-import type { PaymentStatus, PaymentView } from '../companion';
+import type { PaymentFailureReason, PaymentStatus, PaymentView } from '../companion';
 import type { PayingCore } from './paying-core';
 
 export function createCardActions(core: PayingCore) {
@@ -16,9 +16,20 @@ export function createCardActions(core: PayingCore) {
       core.go({ kind: 'paying', channel: 'Card', phase: 'started', payment });
     },
 
-    /** The card is finalized: follow the payment to its outcome. */
-    track(payment: PaymentView, token: string, status: PaymentStatus): void {
+    /** The card is finalized: follow the payment to its outcome, failed for `reason` if given. */
+    track(
+      payment: PaymentView,
+      token: string,
+      status: PaymentStatus,
+      reason?: PaymentFailureReason,
+    ): void {
       if (!isPaying(core.step.peek(), 'Card')) return;
+      if (status === 'FAILED' && reason && reason !== 'expired') {
+        core.watch.adopt(token);
+        core.go({ kind: 'processing', payment: { ...payment, status } });
+        core.settle('FAILED', reason);
+        return;
+      }
       core.showPayment({ ...payment, status }, token);
     },
 

@@ -46,7 +46,8 @@ export const en = {
   errorTitle: 'Something went wrong',
   tryAgain: 'Try again',
   done: 'Done',
-  errorNetwork: 'We could not reach the checkout. Check your connection and try again.',
+  errorNetwork:
+    'We lost the connection to the checkout. Nothing was charged. Check your connection and try again.',
   errorUnavailable: 'Payments are unavailable right now. Please try again in a moment.',
   errorNotFound: 'This order cannot be paid. It may have been paid already or cancelled.',
   errorNoChannels: 'No payment method is available for this order.',
@@ -70,6 +71,14 @@ export const en = {
   timeoutText: 'The verification timed out; your card was not charged.',
   alreadyPaidTitle: 'Already paid',
   errorAlreadyPaid: 'This has already been paid. There is nothing more to pay.',
+  cardDeclinedTitle: 'Card declined',
+  insufficientFundsTitle: 'Insufficient funds',
+  cardExpiredTitle: 'Card expired',
+  verificationFailedTitle: 'Verification failed',
+  cardNotChargedText: 'Your card was not charged. Try again or pay another way.',
+  bankDeclinedTitle: 'Declined by your bank',
+  bankDeclinedText: 'Nothing left your account. Try again or pay another way.',
+  continueTransfer: 'Continue with your bank transfer',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -54,7 +54,7 @@ export const fr: Messages = {
   tryAgain: 'Réessayer',
   done: 'Terminé',
   errorNetwork:
-    'Impossible de joindre le service de paiement. Vérifiez votre connexion et réessayez.',
+    'La connexion au service de paiement a été perdue. Rien n’a été débité. Vérifiez votre connexion et réessayez.',
   errorUnavailable: 'Les paiements sont momentanément indisponibles. Réessayez dans un instant.',
   errorNotFound:
     'Cette commande ne peut pas être payée. Elle a peut-être déjà été payée ou annulée.',
@@ -82,4 +82,14 @@ export const fr: Messages = {
   timeoutText: 'La vérification a pris trop de temps\u202f; votre carte n’a pas été débitée.',
   alreadyPaidTitle: 'Déjà payé',
   errorAlreadyPaid: 'Ce paiement a déjà été effectué. Il n’y a plus rien à payer.',
+  cardDeclinedTitle: 'Carte refusée',
+  insufficientFundsTitle: 'Solde insuffisant',
+  cardExpiredTitle: 'Carte expirée',
+  verificationFailedTitle: 'Échec de la vérification',
+  cardNotChargedText:
+    'Votre carte n’a pas été débitée. Réessayez ou choisissez un autre moyen de paiement.',
+  bankDeclinedTitle: 'Refusé par votre banque',
+  bankDeclinedText:
+    'Aucun montant n’a quitté votre compte. Réessayez ou choisissez un autre moyen de paiement.',
+  continueTransfer: 'Continuer avec votre virement bancaire',
 };

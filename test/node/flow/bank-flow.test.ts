@@ -284,10 +284,10 @@ describe('the bank window', () => {
     const closing = h.model.bankWindowClosed();
     h.companion.lastStatus().answer.resolve({ status: 'FAILED', serverTime: null });
     await closing;
-    expect(h.model.step.value).toMatchObject({ kind: 'failed', code: 'payment_failed' });
+    expect(h.model.step.value).toMatchObject({ kind: 'failed', code: 'bank_declined' });
     expect(h.model.outcome.value).toMatchObject({
       status: 'failed',
-      error: { code: 'payment_failed' },
+      error: { code: 'bank_declined' },
       payment: BANK_SUMMARY,
     });
   });
@@ -359,16 +359,16 @@ describe('the outcome pushed', () => {
     expect(h.companion.statuses).toHaveLength(checks);
   });
 
-  it.each(PHASES)('FAILED in %s fails with payment_failed, once', async (phase) => {
+  it.each(PHASES)('FAILED in %s fails as declined by the bank, once', async (phase) => {
     const h = bankHarness();
     await inBank(h);
     await toPhase(h, phase);
     h.companion.push('FAILED');
     const step = h.model.step.value;
-    expect(step).toMatchObject({ kind: 'failed', code: 'payment_failed' });
+    expect(step).toMatchObject({ kind: 'failed', code: 'bank_declined' });
     expect(h.model.outcome.value).toMatchObject({
       status: 'failed',
-      error: { code: 'payment_failed' },
+      error: { code: 'bank_declined' },
       payment: BANK_SUMMARY,
     });
     expectNothingLeft(h);
@@ -512,7 +512,7 @@ describe('resumed after a full-page redirect', () => {
     h.companion.autoStatus = { status: 'FAILED', serverTime: null };
     await h.clock.advance(2000);
     expect(h.companion.statuses).toHaveLength(2);
-    expect(h.model.step.value).toMatchObject({ kind: 'failed', code: 'payment_failed' });
+    expect(h.model.step.value).toMatchObject({ kind: 'failed', code: 'bank_declined' });
   });
 });
 

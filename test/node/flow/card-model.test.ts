@@ -9,6 +9,7 @@ import {
   inTransfer,
   onAnyChange,
   PENDING,
+  paymentView,
   SERVER_T0,
   sessionView,
 } from './fake-ports';
@@ -415,3 +416,62 @@ describe('a card whose finalize went unanswered (issue 9)', () => {
     expect(h.model.step.value).toMatchObject({ kind: 'error', code: 'already_paid' });
   });
 });
+
+describe('failures that say why (issue 12)', () => {
+  it.each(['card_declined', 'insufficient_funds', 'card_expired', 'verification_failed'] as const)(
+    'a card finalized FAILED for %s fails with that code, for the customer and the merchant',
+    async (reason) => {
+      const { h, payment } = await cardUnderWay();
+      h.model.track(payment, CARD_TOKEN, 'FAILED', reason);
+      expect(h.model.step.value).toMatchObject({ kind: 'failed', code: reason });
+      expect(h.model.outcome.value).toMatchObject({
+        status: 'failed',
+        error: { code: reason },
+        payment: CARD_SUMMARY,
+      });
+      expectNothingLeft(h);
+    },
+  );
+
+  it('a card FAILED without a reason is payment_failed', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.track(payment, CARD_TOKEN, 'FAILED');
+    expect(h.model.step.value).toMatchObject({ kind: 'failed', code: 'payment_failed' });
+  });
+});
+
+describe('another way to pay (issue 12)', () => {
+  it('from the transfer account: the list, with the transfer offered to continue, and Card taken', async () => {
+    const h = harness({ supportedChannels: ['PayByTransfer', 'Card'] });
+    await choosing(h);
+    h.model.choose('PayByTransfer');
+    const transfer = paymentViewFor('PAY-0001');
+    h.companion.lastInitiation().answer.resolve({ token: 'transfer-token', payment: transfer });
+    await flush();
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
+
+    h.model.changeMethod();
+    expect(h.model.step.value).toEqual({ kind: 'choosing', channels: CHANNELS, resume: transfer });
+    // Nothing watches the transfer while the customer looks elsewhere; nothing was cancelled.
+    expect(h.companion.active).toEqual([]);
+
+    h.model.continueTransfer();
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
+    h.model.changeMethod();
+    h.model.choose('Card');
+    expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'Card', phase: 'entry' });
+  });
+
+  it('from a failure: a fresh session and the list', async () => {
+    const { h, payment } = await cardUnderWay();
+    h.model.track(payment, CARD_TOKEN, 'FAILED', 'card_declined');
+    h.model.changeMethod();
+    h.companion.lastSession().answer.resolve(sessionView({ channels: CHANNELS }));
+    await flush();
+    expect(h.model.step.value).toMatchObject({ kind: 'choosing', channels: CHANNELS });
+  });
+});
+
+function paymentViewFor(reference: string) {
+  return paymentView({ reference });
+}

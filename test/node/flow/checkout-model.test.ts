@@ -117,7 +117,7 @@ describe('start', () => {
     expect(h.model.step.value).toMatchObject({ kind: 'error', code: 'no_channels' });
   });
 
-  it('resumes a pending payment the session brings back, without initiating again', async () => {
+  it('offers an open transfer the session brings back beside the channels, and resumes it without initiating again (issue 12)', async () => {
     const h = harness({ supportedChannels: ['PayByTransfer', 'PayByAccount'] });
     const pending = paymentView({ reference: 'PAY-RESUMED' });
     void h.model.start();
@@ -133,13 +133,23 @@ describe('start', () => {
     );
     await flush();
     expect(h.model.step.value).toEqual({
+      kind: 'choosing',
+      channels: [
+        { name: 'PayByTransfer', description: null },
+        { name: 'PayByAccount', description: null },
+      ],
+      resume: pending,
+    });
+    h.model.continueTransfer();
+    h.companion.lastStatus().answer.resolve({ ...PENDING });
+    await flush();
+    expect(h.model.step.value).toEqual({
       kind: 'paying',
       channel: 'PayByTransfer',
       payment: pending,
       phase: 'awaiting',
     });
     expect(h.companion.initiations).toHaveLength(0);
-    expect(kinds(h.steps)).not.toContain('choosing');
     expect(h.companion.active.map((watcher) => watcher.token)).toEqual(['resumed-token']);
     expect(h.model.secondsLeft.value).toBe(1800);
     expect(h.model.outcome.value).toBeNull();

@@ -9,6 +9,7 @@ import {
   parseSession,
   parseStatus,
 } from '../../../src/flow/companion';
+import { failureReasonOf } from '../../../src/protocol/failure-reason';
 
 type Json = Record<string, unknown>;
 
@@ -630,5 +631,35 @@ describe('parseFinalization', () => {
     ['a numeric status', { status: 1 }],
   ])('refuses %s', (_, body) => {
     expectRefused(() => parseFinalization(body));
+  });
+});
+
+describe('parseFinalization: why a card failed (issue 12)', () => {
+  it('keeps a known reason with FAILED, and drops an unknown one or one without FAILED', () => {
+    expect(parseFinalization({ status: 'FAILED', reason: 'card_declined' })).toEqual({
+      status: 'FAILED',
+      reason: 'card_declined',
+    });
+    expect(parseFinalization({ status: 'FAILED', reason: 'stolen_card' })).toEqual({
+      status: 'FAILED',
+    });
+    expect(parseFinalization({ status: 'SUCCESSFUL', reason: 'card_declined' })).toEqual({
+      status: 'SUCCESSFUL',
+    });
+  });
+});
+
+describe('failureReasonOf: the provider’s words to a reason', () => {
+  it.each([
+    ['The card was declined.', 'card_declined'],
+    ['The card has insufficient funds.', 'insufficient_funds'],
+    ['The card has expired.', 'card_expired'],
+    ['The cardholder failed authentication.', 'verification_failed'],
+    ['The customer declined at the bank.', 'bank_declined'],
+    ['Underpaid: less than the amount due arrived.', 'transfer_short'],
+    ['The virtual account expired before any transfer arrived.', 'expired'],
+    ['Something else entirely.', null],
+  ])('%s → %s', (message, reason) => {
+    expect(failureReasonOf(message)).toBe(reason);
   });
 });

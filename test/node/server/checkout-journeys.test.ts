@@ -373,7 +373,12 @@ describe('Card', () => {
     });
     await call(rig, 'POST', '/authenticate', { token: declined.token });
     const finalized = await call(rig, 'POST', '/finalize', { token: declined.token });
-    expect(finalized.body).toEqual({ reference: declined.payment.reference, status: 'FAILED' });
+    // Why, in the contract's words, so the widget can say the card was declined (issue 12).
+    expect(finalized.body).toEqual({
+      reference: declined.payment.reference,
+      status: 'FAILED',
+      reason: 'card_declined',
+    });
     await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toMatchObject([
       { reference: declined.payment.reference, status: 'FAILED', orderId: 'order-ngn:c4' },

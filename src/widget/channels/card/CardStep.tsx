@@ -70,7 +70,7 @@ export function CardStep(props: CardStepProps) {
         sessionToken: model.session.peek()?.token ?? '',
         customer,
         started: (payment, token) => model.cardStarted(payment, token),
-        finished: (payment, token, status) => model.track(payment, token, status),
+        finished: (payment, token, status, reason) => model.track(payment, token, status, reason),
         timedOut: (payment) => model.cardTimedOut(payment),
         checking: (payment, token) => model.checkPayment(payment, token),
         failed: (error) => model.fail(error),

@@ -12,6 +12,7 @@ import {
   CompanionFailure,
   type CompanionPort,
   type CustomerDetails,
+  type PaymentFailureReason,
   type PaymentStatus,
   type PaymentView,
 } from '../../../flow/companion';
@@ -36,7 +37,12 @@ export interface CardFlowHost {
   /** A payment now exists: closing the checkout must not forget it. */
   started(payment: PaymentView, token: string): void;
   /** The card was finalized (or settled early): the checkout follows it to its outcome. */
-  finished(payment: PaymentView, token: string, status: PaymentStatus): void;
+  finished(
+    payment: PaymentView,
+    token: string,
+    status: PaymentStatus,
+    reason?: PaymentFailureReason,
+  ): void;
   /** The challenge was abandoned for CHALLENGE_TIMEOUT_MS. */
   timedOut(payment: PaymentView): void;
   /**
@@ -73,10 +79,10 @@ export function createCardFlow(host: CardFlowHost) {
   async function finalize(view: PaymentView, token: string): Promise<void> {
     set({ kind: 'busy' });
     try {
-      const { status } = await host.companion.finalize(token);
+      const { status, reason } = await host.companion.finalize(token);
       if (over) return;
       end();
-      host.finished(view, token, status);
+      host.finished(view, token, status, reason);
     } catch {
       if (over) return;
       end();
