@@ -61,7 +61,10 @@ describe('CopyButton on its own', () => {
     expect(copied).toEqual(['0123456789']);
     expect(button.textContent).toBe('Copied');
     expect(announce).toHaveBeenCalledWith('Account number copied to the clipboard.');
-    expect(screen.getByRole('button', { name: 'Copy Account number' })).toBe(button);
+    // The name holds the shown "Copied" (WCAG 2.5.3), then "Copy" again.
+    expect(screen.getByRole('button', { name: 'Account number copied to the clipboard.' })).toBe(
+      button,
+    );
 
     await act(() => {
       vi.advanceTimersByTime(1_999);
@@ -71,6 +74,7 @@ describe('CopyButton on its own', () => {
       vi.advanceTimersByTime(1);
     });
     expect(button.textContent).toBe('Copy');
+    expect(screen.getByRole('button', { name: 'Copy Account number' })).toBe(button);
   });
 
   it('a second copy within 2 seconds keeps "Copied" for 2 seconds from the second one', async () => {

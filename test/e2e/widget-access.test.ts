@@ -164,7 +164,10 @@ describe('keyboard only', () => {
     // A copy button works from the keyboard and says so.
     await tabUntil('dialog:button:Copy Account number');
     await page.keyboard.press('Enter');
-    await expect.poll(() => button('Copy Account number').innerText()).toBe('Copied');
+    // Its name follows what it shows (label in name): "Copied", and what was copied.
+    await expect
+      .poll(() => button('Account number copied to the clipboard.').innerText())
+      .toBe('Copied');
     expect(await page.getByRole('status').innerText()).toBe(
       'Account number copied to the clipboard.',
     );

@@ -24,7 +24,9 @@ export function channelText(choice: ChannelChoice, messages: Messages): string |
 /**
  * One button per channel: a single click (or Enter) starts it. That click is also the one the
  * bank's window must be opened in, so blockers allow it. The button is named by the channel alone
- * and described by its text, so a screen reader does not say "Pay from your bank Pay from…".
+ * and described by its text, so a screen reader does not say "Pay from your bank Pay from…": the
+ * text is hidden from the name (aria-hidden) and given back as the description (aria-describedby
+ * reads hidden text it points at), and the visible name stays the accessible one (WCAG 2.5.3).
  */
 export function ChannelPicker({ channels, messages, onChoose }: ChannelPickerProps) {
   return (
@@ -34,19 +36,22 @@ export function ChannelPicker({ channels, messages, onChoose }: ChannelPickerPro
       </h3>
       <div class="actions">
         {channels.map((channel) => {
-          const id = `paydrop-channel-${channel.name}`;
+          const id = `paydrop-channel-${channel.name}-text`;
           const text = channelText(channel, messages);
           return (
             <button
               type="button"
               class="secondary choice"
               key={channel.name}
-              aria-labelledby={id}
-              aria-describedby={text ? `${id}-text` : undefined}
+              aria-describedby={text ? id : undefined}
               onClick={() => onChoose(channel.name)}
             >
-              <span id={id}>{channelLabel(channel.name, messages)}</span>
-              {text ? <small id={`${id}-text`}>{text}</small> : null}
+              {channelLabel(channel.name, messages)}
+              {text ? (
+                <small id={id} aria-hidden="true">
+                  {text}
+                </small>
+              ) : null}
             </button>
           );
         })}

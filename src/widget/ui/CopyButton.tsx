@@ -40,7 +40,8 @@ export function CopyButton({ value, what, copiedText, messages, announce }: Copy
     <button
       type="button"
       class="secondary copy"
-      aria-label={fill(messages.copyLabel, { what })}
+      // The name holds what the button shows, "Copy" or "Copied" (WCAG 2.5.3, label in name).
+      aria-label={copied.value ? copiedText : fill(messages.copyLabel, { what })}
       onClick={copy}
     >
       {copied.value ? messages.copied : messages.copy}

@@ -1,0 +1,174 @@
+/**
+ * axe-core over every state a customer can reach, in English and French, light and dark, at 320
+ * and 1280 px (issue 12, item 8): the channel list, the card form empty and with its errors, a
+ * declined card, the bank's screen, the transfer's account, "leave?", confirming, received, and
+ * the expired account. Zero violations of impact moderate or above. Set SHOTS=<folder> to keep a
+ * screenshot of each state for a person to look at. Run `npm run build:widget` first.
+ */
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'playwright';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cardMessagesEn, cardMessagesFr } from '../../src/widget/channels/card/messages';
+import { en } from '../../src/widget/messages/en';
+import { fr } from '../../src/widget/messages/fr';
+import { checkoutOn, openTab, useChromium } from '../helpers/page';
+import { DEFAULT_ORDERS, type Shop, startShop } from '../helpers/shop';
+
+const TOTE = DEFAULT_ORDERS['tote-ngn'] ?? { amountMinor: 2_500_050, currency: 'NGN' };
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const SERIOUS = ['moderate', 'serious', 'critical'];
+
+const browser = useChromium();
+let context: BrowserContext | undefined;
+let page: Page;
+let shop: Shop | undefined;
+
+afterEach(async () => {
+  await context?.close();
+  await shop?.close();
+  context = undefined;
+  shop = undefined;
+});
+
+function shopPage(order: string, locale: 'en' | 'fr'): string {
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>Shop</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<script src="/paydrop.js" defer></script></head>
+<body><main><h1>Shop</h1><button id="pay" data-paydrop-order="${order}" data-paydrop-endpoint="/api/checkout" data-paydrop-locale="${locale}">Pay</button></main></body></html>`;
+}
+
+const checkout = checkoutOn(() => page);
+const { heading, button, field } = checkout;
+
+/** A state's findings of impact moderate or above, each prefixed with the state's name. */
+async function axeFindings(state: string): Promise<string[]> {
+  const report = await page.evaluate(async (impacts) => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{
+            violations: Array<{
+              id: string;
+              impact: string | null;
+              nodes: Array<{ target: unknown }>;
+            }>;
+            passes: Array<{ nodes: Array<{ target: unknown[] }> }>;
+          }>;
+        };
+      }
+    ).axe;
+    const results = await axe.run(document, { resultTypes: ['violations'], iframes: false });
+    return {
+      violations: results.violations
+        .filter((violation) => impacts.includes(violation.impact ?? ''))
+        .map(
+          (violation) =>
+            `${violation.impact} ${violation.id} ${violation.nodes.map((node) => JSON.stringify(node.target)).join(' ')}`,
+        ),
+      sawShadow: results.passes.some((rule) =>
+        rule.nodes.some((node) => Array.isArray(node.target[0])),
+      ),
+    };
+  }, SERIOUS);
+  expect(report.sawShadow, `axe looked inside the shadow root (${state})`).toBe(true);
+  return report.violations.map((violation) => `${state}: ${violation}`);
+}
+
+async function openOn(path: string): Promise<void> {
+  if (!shop) throw new Error('no shop');
+  await page.goto(`${shop.url}${path}`);
+  await page.addScriptTag({ path: AXE_PATH });
+  await page.locator('#pay').click();
+}
+
+for (const locale of ['en', 'fr'] as const) {
+  const messages = locale === 'fr' ? fr : en;
+  const card = locale === 'fr' ? cardMessagesFr : cardMessagesEn;
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const width of [320, 1280]) {
+      const name = `${locale}-${colorScheme}-${width}`;
+      describe(name, () => {
+        it('finds nothing of moderate impact or above in any state', async () => {
+          shop = await startShop({
+            csp: null,
+            // A second tote, for the account that expires after the first is paid.
+            orders: { ...DEFAULT_ORDERS, 'tote-later': { ...TOTE, description: 'Adire tote bag' } },
+          });
+          shop.pages.set('/transfer', shopPage('tote-ngn', locale));
+          shop.pages.set('/gbp', shopPage('scarf-gbp', locale));
+          shop.pages.set('/bank', shopPage('scarf-bank', locale));
+          shop.pages.set('/later', shopPage('tote-later', locale));
+          ({ context, page } = await openTab(browser(), {
+            colorScheme,
+            viewport: { width, height: 800 },
+            permissions: ['clipboard-read', 'clipboard-write'],
+          }));
+          const findings: string[] = [];
+          const look = async (state: string) => {
+            findings.push(...(await axeFindings(state)));
+            if (process.env.SHOTS) {
+              await page.screenshot({ path: `${process.env.SHOTS}/${name}-${state}.png` });
+            }
+          };
+          const stepHeading = () => page.locator('paydrop-checkout .body h3').first();
+
+          // The channel list, the card form, its errors, a declined card.
+          await openOn('/gbp');
+          await heading(messages.chooseMethod).waitFor();
+          await look('1-channels');
+          await button(messages.channelCard).click();
+          await field(card.numberLabel).waitFor();
+          await look('2-card');
+          await page.locator('paydrop-checkout form button[type="submit"]').click();
+          await checkout.shown(card.numberIncomplete).waitFor();
+          await look('3-card-errors');
+          await field(card.numberLabel).fill('4000000000000002');
+          await field(card.expiryLabel).fill(`12${(new Date().getFullYear() + 5) % 100}`);
+          await field(card.cvcLabel).fill('123');
+          await field(card.nameLabel).fill('Ada Obi');
+          await page.locator('paydrop-checkout form button[type="submit"]').click();
+          await page.locator('paydrop-checkout .mark.bad').waitFor({ timeout: 10_000 });
+          await look('4-card-declined');
+
+          // The bank's screen.
+          await openOn('/bank');
+          await heading(messages.bankTitle).waitFor();
+          await look('5-bank');
+
+          // The transfer: the account, "leave?", confirming, received.
+          await openOn('/transfer');
+          await page.locator('paydrop-checkout .account').waitFor();
+          await look('6-account');
+          await button(messages.copyLabel.replace('{what}', messages.accountNumberLabel)).click();
+          await look('7-copied');
+          await button(messages.close).click();
+          await heading(messages.leaveTitle).waitFor();
+          await look('8-leave');
+          await button(messages.stay).click();
+          await button(messages.sentMoney).click();
+          await checkout.shown(messages.confirmingTitle).waitFor();
+          await look('9-confirming');
+          const payment = await shop.latestPayment();
+          await shop.sandbox('POST', `/__sandbox/payments/${payment?.reference}/transfer`);
+          await heading(messages.succeededTitle).waitFor({ timeout: 10_000 });
+          await look('10-received');
+
+          // The expired account: the page's clock moves past it.
+          await page.clock.install();
+          await openOn('/later');
+          await page.locator('paydrop-checkout .account').waitFor();
+          await page.clock.fastForward('31:00');
+          await heading(messages.expiredTitle).waitFor({ timeout: 10_000 });
+          await look('11-expired');
+          expect(await stepHeading().count()).toBeGreaterThan(0);
+
+          expect(findings).toEqual([]);
+        });
+      });
+    }
+  }
+}
