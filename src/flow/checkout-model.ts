@@ -98,6 +98,12 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
    * customer may look at another way to pay and come back to it until it expires.
    */
   let liveTransfer: { readonly payment: PaymentView; readonly token: string } | null = null;
+  /**
+   * The account number an expired transfer showed, while the fresh account that replaces it is
+   * on screen (issue 12): a customer who saved the old payee is told plainly not to use it.
+   */
+  const replacedAccount = signal<string | null>(null);
+  let expiredAccount: string | null = null;
 
   function transferStillOpen(): PaymentView | undefined {
     const open = liveTransfer?.payment;
@@ -127,6 +133,8 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
 
   function go(next: CheckoutStep): void {
     if (disposed) return;
+    if (next.kind === 'expired')
+      expiredAccount = next.payment.virtualAccount?.accountNumber ?? null;
     batch(() => {
       // A countdown warning belongs to the step it was made in.
       countdown.milestone.value = null;
@@ -194,6 +202,11 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     const live = liveStepFor(payment, bankPhase);
     if (payment.channel === 'PayByTransfer' && payment.status === 'PENDING') {
       liveTransfer = { payment, token };
+      const number = payment.virtualAccount?.accountNumber ?? null;
+      replacedAccount.value =
+        expiredAccount !== null && expiredAccount !== number ? expiredAccount : null;
+    } else {
+      replacedAccount.value = null;
     }
     const first = checking && live.kind === 'processing' ? { ...live, checking } : live;
     if (payment.status !== 'PENDING') {
@@ -329,6 +342,8 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     session: session as ReadonlySignal<Session | null>,
     outcome: outcome as ReadonlySignal<CheckoutResult | null>,
     secondsLeft: countdown.secondsLeft,
+    /** The old account number while a fresh account replaces an expired one; null otherwise. */
+    replacedAccount: replacedAccount as ReadonlySignal<string | null>,
     /** The last countdown milestone reached (minutes left; 0 at expiry), for the live region. */
     milestone: countdown.milestone as ReadonlySignal<number | null>,
     /** True while closing would leave a payment half-done. */

@@ -250,7 +250,25 @@ describe('the dialog in French', () => {
     });
     expiring.answerSession = async () => sessionView({ description });
     const third = await renderCheckout({ companion: expiring, ...french() });
+    // The last two minutes say so (issue 12).
+    expect(screen.getByText(fr.expiringSoon)).toBeTruthy();
+    collect();
     await andRedraw(() => third.clock.advance(1_000));
+    collect();
+    // A new account says plainly that it replaces the expired one (issue 12).
+    expiring.answerInitiate = async () => ({
+      token: 'payment-token-2',
+      payment: paymentView({
+        reference: 'PAY-0002',
+        virtualAccount: {
+          ...account,
+          accountNumber: '9876543210',
+          expiresAt: SERVER_NOW + 1_800_000,
+        },
+      }),
+    });
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: fr.newAccount })));
+    expect(screen.getByText(/^Voici un nouveau compte\. Il remplace le compte/)).toBeTruthy();
     collect();
     cleanup();
 

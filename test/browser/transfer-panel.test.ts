@@ -42,6 +42,23 @@ async function renderPanel(payment = paymentView()) {
 }
 
 describe('TransferPanel', () => {
+  it('looks and reads differently in the last two minutes (issue 12)', async () => {
+    const far = paymentView();
+    const account = far.virtualAccount;
+    if (!account) throw new Error('no account');
+    await renderPanel(
+      paymentView({ virtualAccount: { ...account, expiresAt: far.serverTime + 119_000 } }),
+    );
+    expect(screen.getByText(en.expiringSoon).className).toBe('expiring');
+    expect(screen.getByRole('timer').parentElement?.className).toBe('expiring');
+  });
+
+  it('keeps its usual look with more than two minutes left', async () => {
+    await renderPanel();
+    expect(screen.queryByText(en.expiringSoon)).toBeNull();
+    expect(screen.getByRole('timer').parentElement?.className).toBe('muted');
+  });
+
   it('pairs each label with its value, in the order a customer types them', async () => {
     await renderPanel();
     const terms = screen.getAllByRole('term').map((term) => term.textContent);

@@ -79,6 +79,10 @@ export const en = {
   bankDeclinedTitle: 'Declined by your bank',
   bankDeclinedText: 'Nothing left your account. Try again or pay another way.',
   continueTransfer: 'Continue with your bank transfer',
+  accountReplaces:
+    'This is a new account. It replaces account {old}, which has expired: do not pay into that one.',
+  expiringSoon:
+    'Less than 2 minutes left. If you have not sent the money yet, wait for a new account.',
 } as const;
 
 export type MessageKey = keyof typeof en;

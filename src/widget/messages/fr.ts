@@ -92,4 +92,8 @@ export const fr: Messages = {
   bankDeclinedText:
     'Aucun montant n’a quitté votre compte. Réessayez ou choisissez un autre moyen de paiement.',
   continueTransfer: 'Continuer avec votre virement bancaire',
+  accountReplaces:
+    'Voici un nouveau compte. Il remplace le compte {old}, qui a expiré\u202f: ne payez plus sur celui-ci.',
+  expiringSoon:
+    'Moins de 2 minutes restantes. Si vous n’avez pas encore envoyé l’argent, attendez un nouveau compte.',
 };

@@ -321,6 +321,8 @@ describe('expiry', () => {
     });
     expect(h.model.secondsLeft.value).toBe(1800);
     expect(h.model.milestone.value).toBeNull();
+    // The new account says which one it replaces (issue 12).
+    expect(h.model.replacedAccount.value).toBe('0123456789');
     expect(h.companion.active.map((watcher) => watcher.token)).toEqual(['payment-token-2']);
     expect(h.model.resultIfClosed()).toMatchObject({
       status: 'pending',

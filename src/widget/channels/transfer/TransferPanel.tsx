@@ -79,6 +79,12 @@ export function TransferPanel({
   // redraws no component (CONVENTIONS 18).
   const countdown = useComputed(() => formatCountdown(model.secondsLeft.value ?? 0));
   const counting = useComputed(() => model.secondsLeft.value !== null);
+  // The last two minutes look different, and say what to do (issue 12).
+  const expiring = useComputed(() => {
+    const left = model.secondsLeft.value;
+    return left !== null && left > 0 && left <= 120;
+  });
+  const replaced = model.replacedAccount.value;
   const account = payment.virtualAccount;
   if (!account) return null;
   const total = amountDue(payment);
@@ -89,6 +95,9 @@ export function TransferPanel({
       <h3 tabIndex={-1} data-step-heading>
         {fill(messages.transferTitle, { amount: totalText })}
       </h3>
+      {replaced ? (
+        <p class="notice">{fill(messages.accountReplaces, { old: groupDigits(replaced) })}</p>
+      ) : null}
       <p class="muted">{messages.transferIntro}</p>
       {payment.fees.amountMinor > 0 ? (
         <p class="muted">
@@ -128,12 +137,15 @@ export function TransferPanel({
         />
       </dl>
       {counting.value ? (
-        <p class="muted">
+        <p class={expiring.value ? 'expiring' : 'muted'}>
           {fill(messages.expiresIn, { time: '' })}
           <span class="timer" role="timer">
             {countdown}
           </span>
         </p>
+      ) : null}
+      {expiring.value && phase === 'awaiting' ? (
+        <p class="expiring">{messages.expiringSoon}</p>
       ) : null}
       {phase === 'awaiting' ? (
         <div class="actions">
