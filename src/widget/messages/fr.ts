@@ -15,7 +15,7 @@ export const fr: Messages = {
   channelPayByAccount: 'Payer depuis votre banque',
   channelCard: 'Carte',
   channelPayByTransferText: 'Vers un compte à usage unique, depuis votre application bancaire.',
-  channelPayByAccountText: 'Validez-le dans votre application bancaire.',
+  channelPayByAccountText: 'Validez le paiement dans votre application bancaire.',
   channelCardText: 'Carte de débit ou de crédit.',
   starting: 'Préparation de votre paiement…',
   transferTitle: 'Virez {amount}',
