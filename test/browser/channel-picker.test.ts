@@ -78,7 +78,9 @@ describe('ChannelPicker', () => {
 
   it('names the channels in the customer’s language', () => {
     renderPicker(fr);
-    expect(screen.getByRole('heading', { name: 'Comment souhaitez-vous payer\u202f?' })).toBeTruthy();
+    expect(
+      screen.getByRole('heading', { name: 'Comment souhaitez-vous payer\u202f?' }),
+    ).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Virement bancaire' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Payer depuis votre banque' })).toBeTruthy();
     expect(screen.getByText('Carte de débit ou de crédit.')).toBeTruthy();
