@@ -133,6 +133,19 @@ for (const locale of ['en', 'fr'] as const) {
           await page.locator('paydrop-checkout form button[type="submit"]').click();
           await page.locator('paydrop-checkout .mark.bad').waitFor({ timeout: 10_000 });
           await look('4-card-declined');
+          // Each card failure says why: not enough funds, an expired card (the sandbox's cards).
+          for (const [number, state] of [
+            ['4000000000009995', '4-card-insufficient'],
+            ['4000000000000069', '4-card-expired'],
+          ] as const) {
+            await button(messages.tryAgain).click();
+            await field(card.numberLabel).waitFor();
+            await field(card.numberLabel).fill(number);
+            await field(card.cvcLabel).fill('123');
+            await page.locator('paydrop-checkout form button[type="submit"]').click();
+            await page.locator('paydrop-checkout .mark.bad').waitFor({ timeout: 10_000 });
+            await look(state);
+          }
 
           // The bank's screen.
           await openOn('/bank');
