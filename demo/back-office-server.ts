@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { createPayoutsHandler, type PayoutOutcome } from '../src/server';
+import { type CheckoutStore, createPayoutsHandler, type PayoutOutcome } from '../src/server';
 
 /** The shop's policy (demo/server.ts): the back office must work under it too. */
 const CSP = [
@@ -34,12 +34,18 @@ export interface DemoBackOfficeOptions {
   readonly baseUrl: string;
   /** The embedded sandbox, when the demo runs on one: its controls back the page's buttons. */
   readonly sandbox?: ((request: Request) => Promise<Response>) | undefined;
+  /**
+   * The checkout's store: shared, so the back office sees the links the checkout was paid through
+   * and either handler may confirm a payout (both publish to the same page).
+   */
+  readonly store?: CheckoutStore | undefined;
 }
 
 export function createDemoBackOffice(options: DemoBackOfficeOptions) {
   const payouts = createPayoutsHandler({
     secretKey: options.secretKey,
     baseUrl: options.baseUrl,
+    store: options.store,
     // The demo admits its own same-origin page without a login. A real merchant checks their
     // staff login here, e.g. `authorize: async (request) => (await staffSession(request))?.canPay === true`.
     authorize: (request) => {

@@ -285,7 +285,7 @@ checkout = createCheckoutHandler({
   },
 });
 provider = createProviderClient({ secretKey, baseUrl });
-backOffice = createDemoBackOffice({ secretKey, baseUrl, sandbox });
+backOffice = createDemoBackOffice({ secretKey, baseUrl, sandbox, store });
 if (sandbox) sandbox.world().config.webhookUrl = `${running.url}/api/checkout/webhooks`;
 
 console.log(`paydrop demo ready at ${running.url}/`);

@@ -387,7 +387,14 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
       return json({ link }, 201);
     }
     if (path === BACK_OFFICE_PATHS.links && method === 'GET') {
-      const links = (await store.read(LINK_STREAM)).map((event) => event.value as PaymentLinkView);
+      const links = await Promise.all(
+        (await store.read(LINK_STREAM)).map(async (event) => {
+          const link = event.value as PaymentLinkView;
+          // The checkout marks a link paid when its payment's outcome is reported (shared store).
+          const paid = link.linkType === 'OneTime' && (await store.get(`link-paid:${link.alias}`));
+          return paid ? { ...link, status: 'Paid' } : link;
+        }),
+      );
       return json({ links: links.reverse() });
     }
     if (path === BACK_OFFICE_PATHS.events && method === 'GET') {
