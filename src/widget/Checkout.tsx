@@ -120,6 +120,8 @@ export function Checkout(props: CheckoutProps) {
   const stepKey = `${step.kind}:${'phase' in step ? step.phase : ''}:${leaving.value}`;
   const shownKey = useRef(stepKey);
   shownKey.current = stepKey;
+  /** The control that had focus when "Leave the checkout?" was asked: "Stay" goes back to it. */
+  const stayFocus = useRef<HTMLElement | null>(null);
 
   useLayoutEffect(() => {
     const element = dialog.current;
@@ -130,13 +132,24 @@ export function Checkout(props: CheckoutProps) {
   useLayoutEffect(() => {
     // "Copied" belongs to the step it was said in.
     if (flash.peek()?.stepKey !== stepKey) flash.value = null;
+    const back = stayFocus.current;
+    if (!leaving.peek() && back) {
+      stayFocus.current = null;
+      if (back.isConnected) {
+        back.focus();
+        return;
+      }
+    }
     const headings = body.current?.querySelectorAll<HTMLElement>('[data-step-heading]');
     headings?.[headings.length - 1]?.focus();
   }, [stepKey]);
 
   const requestClose = () => {
-    if (model.paymentUnderWay.peek() && !leaving.peek()) leaving.value = true;
-    else onDone(model.resultIfClosed());
+    if (model.paymentUnderWay.peek() && !leaving.peek()) {
+      const root = dialog.current?.getRootNode() as Document | ShadowRoot | undefined;
+      stayFocus.current = (root?.activeElement as HTMLElement | null) ?? null;
+      leaving.value = true;
+    } else onDone(model.resultIfClosed());
   };
 
   const announce = (text: string) => {
@@ -147,17 +160,25 @@ export function Checkout(props: CheckoutProps) {
     <dialog
       ref={dialog}
       lang={messages.lang}
-      aria-labelledby="paydrop-title"
+      // Named for the checkout and what is paid for: "Checkout Order 1042" (issue 12).
+      aria-labelledby={session ? 'paydrop-label paydrop-title' : 'paydrop-title'}
       onCancel={(event) => {
         // Escape asks first while a payment is under way.
         event.preventDefault();
         requestClose();
       }}
     >
-      <header>
+      {/* Not a <header>: that would be a second banner landmark on the page (axe). */}
+      <div class="header">
         <div>
-          <h2 id="paydrop-title">{session?.description ?? messages.dialogLabel}</h2>
           {session ? (
+            <span id="paydrop-label" class="visually-hidden">
+              {messages.dialogLabel}
+            </span>
+          ) : null}
+          <h2 id="paydrop-title">{session?.description ?? messages.dialogLabel}</h2>
+          {/* Once paid, "Pay …" above "Payment received" would say the opposite. */}
+          {session && step.kind !== 'succeeded' ? (
             <p class="total muted">
               {fill(messages.payAmount, { amount: formatMoney(session.amount, locale) })}
             </p>
@@ -166,7 +187,7 @@ export function Checkout(props: CheckoutProps) {
         <button type="button" class="icon" aria-label={messages.close} onClick={requestClose}>
           ×
         </button>
-      </header>
+      </div>
       <div class="body" ref={body}>
         {/* The step stays mounted while "leave?" is asked, so nothing under way is lost. */}
         <div class="step" hidden={leaving.value}>

@@ -150,7 +150,7 @@ function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHa
     if (final.status === 'failed' && final !== reported) checked.onFailure?.(final.error);
     checked.onClose?.(final);
     settle(final);
-    if (previouslyFocused?.isConnected) previouslyFocused.focus();
+    returnFocus(previouslyFocused);
   }
 
   const handle: CheckoutHandle = {
@@ -177,4 +177,29 @@ function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHa
       );
   });
   return handle;
+}
+
+/**
+ * Focus goes back where it came from when the checkout closes (issue 12): to the control that
+ * opened it, or, when a single-page app has replaced that control (on success, say), to the
+ * page's main landmark rather than nowhere. Checked again a frame later, after the app's render.
+ */
+function returnFocus(opener: HTMLElement | null): void {
+  const landmark = () => document.querySelector<HTMLElement>('main, [role="main"]');
+  const focusTarget = (): void => {
+    const target = opener?.isConnected ? opener : landmark();
+    if (!target) return;
+    if (!target.hasAttribute('tabindex') && target.tabIndex < 0) {
+      // A landmark takes focus only for this moment; the page is left as it was.
+      target.setAttribute('tabindex', '-1');
+      target.addEventListener('blur', () => target.removeAttribute('tabindex'), { once: true });
+    }
+    target.focus();
+  };
+  focusTarget();
+  const later = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : setTimeout;
+  later(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body) focusTarget();
+  });
 }

@@ -44,7 +44,8 @@ describe('opening', () => {
     expect(dialog().open).toBe(true);
 
     await andRedraw(() => session.resolve(sessionView()));
-    expect(screen.getByRole('dialog', { name: 'Order 1042 — Amina Stores' })).toBeTruthy();
+    // Named for the checkout and the merchant's description (issue 12).
+    expect(screen.getByRole('dialog', { name: 'Checkout Order 1042 — Amina Stores' })).toBeTruthy();
     expect(screen.queryByText('Loading…')).toBeNull();
     expect(screen.getByText('Pay ₦25,000.50')).toBeTruthy();
     expect(companion.sessionCalls).toEqual([{ order: 'order_1042' }]);
@@ -463,7 +464,7 @@ describe('provider strings are text', () => {
       companion,
       supportedChannels: ['PayByTransfer', 'PayByAccount'],
     });
-    expect(screen.getByRole('dialog', { name: MARKUP })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: `Checkout ${MARKUP}` })).toBeTruthy();
     const transfer = screen.getByRole('button', { name: /^Bank transfer/ });
     // The channel's text is the widget's own; the provider's is never parsed either way.
     expect(within(transfer).queryByText(MARKUP)).toBeNull();
@@ -478,16 +479,19 @@ describe('provider strings are text', () => {
 });
 
 describe('closing', () => {
-  it('with a payment under way, Close asks first; Stay goes back to the panel', async () => {
+  it('with a payment under way, Close asks first; Stay goes back to the panel, focus to the control (issue 12)', async () => {
     const { onDone } = await renderCheckout();
-    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Close' })));
+    const close = screen.getByRole('button', { name: 'Close' });
+    close.focus();
+    await andRedraw(() => fireEvent.click(close));
     expect(document.activeElement).toBe(heading('Leave the checkout?'));
     expect(screen.getByText(en.leaveText)).toBeTruthy();
     expect(screen.queryByRole('timer')).toBeNull();
     expect(onDone).not.toHaveBeenCalled();
 
     await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Stay' })));
-    expect(document.activeElement).toBe(heading('Transfer ₦25,000.50'));
+    expect(document.activeElement).toBe(close);
+    expect(heading('Transfer ₦25,000.50')).toBeTruthy();
     expect(screen.getByText('012 345 6789')).toBeTruthy();
     expect(onDone).not.toHaveBeenCalled();
   });
@@ -688,5 +692,16 @@ describe('the fake clock', () => {
     await act(() => clock.advance(3_000));
     expect(fired).toEqual(['i2000', 't2500', 'i3000', 'i4000']);
     await settle();
+  });
+});
+
+describe('names (issue 12)', () => {
+  it('drops the header amount once paid, and the header is no banner landmark', async () => {
+    const { companion } = await renderCheckout();
+    expect(screen.getByText('Pay ₦25,000.50')).toBeTruthy();
+    expect(screen.queryByRole('banner')).toBeNull();
+    await andRedraw(() => companion.push('SUCCESSFUL'));
+    expect(heading('Payment received')).toBeTruthy();
+    expect(screen.queryByText('Pay ₦25,000.50')).toBeNull();
   });
 });

@@ -128,7 +128,9 @@ describe('open()', () => {
       expect(within(dialog).getByRole('heading', { name: 'Order 1042' })).toBeTruthy();
     });
     const dialog = await shadowDialog();
-    expect(dialog.getAttribute('aria-labelledby')).toBe('paydrop-title');
+    // Named for the checkout and the order (issue 12).
+    expect(dialog.getAttribute('aria-labelledby')).toBe('paydrop-label paydrop-title');
+    expect(dialog.querySelector('#paydrop-label')?.textContent).toBe('Checkout');
     expect(within(dialog).getByText('Setting up your payment…')).toBeTruthy();
   });
 
@@ -160,6 +162,23 @@ describe('open()', () => {
     expect(onClose).toHaveBeenCalledWith({ status: 'cancelled' });
     expect(onPending).not.toHaveBeenCalled();
     expect(document.activeElement).toBe(payButton);
+  });
+
+  it('gives focus to the main landmark when the app replaced the opener, leaving it as it was (issue 12)', async () => {
+    const main = document.createElement('main');
+    const payButton = document.createElement('button');
+    payButton.textContent = 'Pay now';
+    main.append(payButton);
+    document.body.append(main);
+    payButton.focus();
+    const handle = openCheckout({ onClose: () => payButton.remove() });
+    await shadowDialog();
+    handle.close();
+    expect(document.activeElement).toBe(main);
+    expect(main.getAttribute('tabindex')).toBe('-1');
+    main.blur();
+    expect(main.hasAttribute('tabindex')).toBe(false);
+    main.remove();
   });
 
   it('close() twice reports once; a later open() starts a fresh checkout', async () => {

@@ -151,7 +151,7 @@ describe('colours', () => {
 
       const buttons = await computed('button.secondary', 'border-top-color');
       expect(buttons.length).toBeGreaterThan(1);
-      const dividers = await computed('header', 'border-bottom-color');
+      const dividers = await computed('.header', 'border-bottom-color');
       for (const color of [...buttons, ...dividers]) {
         expect(contrast(color, background), `${color} on ${background}`).toBeGreaterThanOrEqual(3);
       }
