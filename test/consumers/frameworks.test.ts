@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateWebhookSecret } from '../../src/provider/webhook-signature';
 import { type Sandbox, startSandbox } from '../helpers/sandbox';
+import { denoBinary } from './deno-binary';
 import { payOnceWithSignedWebhook } from './journey';
 import { intoConsumer, type PackedPackage, packedPackage, ROOT } from './packed-package';
 
 const KEY = `sk_test_consumers_${crypto.randomUUID().replaceAll('-', '')}`;
 const BUN = join(ROOT, 'node_modules/.bin/bun');
-const DENO = join(ROOT, 'node_modules/.bin/deno');
 
 let packed: PackedPackage;
 const running: Array<{ child: ChildProcess; sandbox: Sandbox }> = [];
@@ -118,7 +118,7 @@ it('a Next.js-style route handler: runs a payment and a signed webhook', async (
 
 it('Deno.serve: runs a payment and a signed webhook', async () => {
   await pay(
-    await startApp(DENO, ['run', '--allow-net', '--allow-env', '--allow-read', 'deno.mjs']),
+    await startApp(denoBinary(), ['run', '--allow-net', '--allow-env', '--allow-read', 'deno.mjs']),
   );
 }, 60_000);
 
