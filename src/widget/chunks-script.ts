@@ -16,7 +16,7 @@ import {
 import { Fragment, h } from 'preact';
 import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import type { HostModules } from './chunk-host';
-import type { CardChunk, QrChunk } from './chunks';
+import type { CardChunk, DeclarativeChunk, QrChunk } from './chunks';
 import type { Messages } from './messages/en';
 
 // Read while the script runs: document.currentScript is only set then.
@@ -63,4 +63,8 @@ export function loadQrChunk(): Promise<QrChunk> {
 
 export function loadReturnChunk(): Promise<typeof import('./return')> {
   return chunk('paydrop-return.js');
+}
+
+export function loadDeclarativeChunk(): Promise<DeclarativeChunk> {
+  return chunk('paydrop-declarative.js');
 }

@@ -8,6 +8,9 @@ import type { Messages } from './messages/en';
 /** What the card chunk gives the dialog. */
 export type CardChunk = Pick<typeof import('./channels/card/chunk'), 'CardStep'>;
 
+/** What the declarative chunk gives the script tag's click listener (src/embed.ts). */
+export type DeclarativeChunk = typeof import('./declarative-core');
+
 /** What the QR chunk gives the bank panel. */
 export type QrChunk = Pick<typeof import('./qr'), 'QrCode'>;
 
@@ -25,4 +28,8 @@ export function loadQrChunk(): Promise<QrChunk> {
 
 export function loadReturnChunk(): Promise<typeof import('./return')> {
   return import('./return');
+}
+
+export function loadDeclarativeChunk(): Promise<DeclarativeChunk> {
+  return import('./declarative-core');
 }
