@@ -1,10 +1,12 @@
 import { type ReadonlySignal, type Signal, useSignal } from '@preact/signals';
 import { type ComponentChildren, type ComponentType, Fragment, h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { CardChunk } from '#chunks';
 import type { CheckoutModel, CheckoutResult, CheckoutStep } from '../flow/checkout-model';
 import type { CustomerDetails, HttpCompanion } from '../flow/companion';
 import { CHANNEL_REGISTRY, type PanelContext, type PanelProps } from './channels';
 import type { BankWindow } from './channels/bank/bank-window';
+import { WithCard } from './channels/card/CardPanel';
 import { fill, type Messages } from './messages';
 import { ChannelPicker } from './ui/ChannelPicker';
 import { amountDue, formatMoney } from './ui/format';
@@ -41,32 +43,25 @@ function errorText(step: Extract<CheckoutStep, { kind: 'error' }>, messages: Mes
   }
 }
 
-/** The failure screen's title and text, one pair per cause (issue 12): why, and where the money is. */
+/**
+ * The failure screen's title and text, one pair per cause (issue 12): why, and where the money
+ * is. A card's causes and its "not charged" come from the card chunk (cardFailureWords), which
+ * a card payment has always loaded; null while it is not here.
+ */
 function failureWords(
   step: Extract<CheckoutStep, { kind: 'failed' }>,
   messages: Messages,
-): { title: string; text: string } {
-  switch (step.code) {
-    case 'card_declined':
-      return { title: messages.cardDeclinedTitle, text: messages.cardNotChargedText };
-    case 'insufficient_funds':
-      return { title: messages.insufficientFundsTitle, text: messages.cardNotChargedText };
-    case 'card_expired':
-      return { title: messages.cardExpiredTitle, text: messages.cardNotChargedText };
-    case 'verification_failed':
-      return { title: messages.verificationFailedTitle, text: messages.cardNotChargedText };
-    case 'challenge_timeout':
-      return { title: messages.failedTitle, text: messages.timeoutText };
-    case 'bank_declined':
-      return { title: messages.bankDeclinedTitle, text: messages.bankDeclinedText };
-    default:
-      // payment_failed, and transfer_short, which nothing tells apart yet (see impliedCause).
-      return {
-        title: messages.failedTitle,
-        // A card that failed was not charged; elsewhere money may have moved and comes back.
-        text: step.payment.channel === 'Card' ? messages.cardNotChargedText : messages.failedText,
-      };
-  }
+  locale: string,
+  card?: CardChunk | null,
+): { title: string; text: string } | null {
+  if (step.code === 'bank_declined')
+    return { title: messages.bankDeclinedTitle, text: messages.bankDeclinedText };
+  if (step.payment.channel !== 'Card' || card === null)
+    // transfer_short and payment_failed, which nothing tells apart yet (see impliedCause).
+    return { title: messages.failedTitle, text: messages.failedText };
+  return card
+    ? card.cardFailureWords(step.code, card.cardMessages(locale, messages), messages.failedTitle)
+    : null;
 }
 
 function milestoneAnnouncement(minutes: number | null, messages: Messages): string {
@@ -355,20 +350,25 @@ function StepView(props: StepViewProps) {
         </Outcome>
       );
     case 'failed': {
-      const words = failureWords(step, messages);
-      return (
-        <Outcome mark={{ tone: 'bad', symbol: '!' }} title={words.title} text={words.text}>
-          <div class="actions">
-            <button type="button" class="primary" onClick={() => model.tryAgain()}>
-              {messages.tryAgain}
-            </button>
-            <OtherMethod model={model} messages={messages} />
-            <button type="button" class="secondary" onClick={done}>
-              {messages.close}
-            </button>
-          </div>
-        </Outcome>
-      );
+      const failed = (card?: CardChunk | null) => {
+        const words = failureWords(step, messages, locale, card);
+        return words ? (
+          <Outcome mark={{ tone: 'bad', symbol: '!' }} title={words.title} text={words.text}>
+            <div class="actions">
+              <button type="button" class="primary" onClick={() => model.tryAgain()}>
+                {messages.tryAgain}
+              </button>
+              <OtherMethod model={model} messages={messages} />
+              <button type="button" class="secondary" onClick={done}>
+                {messages.close}
+              </button>
+            </div>
+          </Outcome>
+        ) : (
+          <WithCard messages={messages}>{failed}</WithCard>
+        );
+      };
+      return failed();
     }
     case 'expired':
       return (

@@ -5,8 +5,11 @@
  */
 import type { Messages } from './messages/en';
 
-/** What the card chunk gives the dialog. */
-export type CardChunk = Pick<typeof import('./channels/card/chunk'), 'CardStep'>;
+/** What the card chunk gives the dialog: the card step, and a card failure's words. */
+export type CardChunk = Pick<
+  typeof import('./channels/card/chunk'),
+  'CardStep' | 'cardMessages' | 'cardFailureWords'
+>;
 
 /** What the declarative chunk gives the script tag's click listener (src/embed.ts). */
 export type DeclarativeChunk = typeof import('./declarative-core');

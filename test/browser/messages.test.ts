@@ -5,6 +5,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompanionFailure, type CompanionFailureCode } from '../../src/flow/companion';
+import { cardMessagesFr } from '../../src/widget/channels/card/messages';
 import { fill, loadMessages, type Messages } from '../../src/widget/messages';
 import { en, type MessageKey } from '../../src/widget/messages/en';
 import { fr } from '../../src/widget/messages/fr';
@@ -337,7 +338,8 @@ describe('the dialog in French', () => {
     await andRedraw(() =>
       fifth.model.cardTimedOut(paymentView({ channel: 'Card', virtualAccount: null })),
     );
-    expect(screen.getByText(fr.timeoutText, asIs)).toBeTruthy();
+    // A card's failure words come with the card chunk, loaded here as the screen shows.
+    expect(await screen.findByText(cardMessagesFr.timeoutText, asIs)).toBeTruthy();
     collect();
     cleanup();
 
@@ -383,7 +385,7 @@ describe('the dialog in French', () => {
           reason,
         ),
       );
-      expect(screen.getByText(fr.cardNotChargedText)).toBeTruthy();
+      expect(await screen.findByText(cardMessagesFr.cardNotChargedText)).toBeTruthy();
       collect();
       cleanup();
     }

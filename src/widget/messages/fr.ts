@@ -79,15 +79,8 @@ export const fr: Messages = {
     'Scannez avec votre téléphone et validez dans votre application bancaire. Cette page se met à jour toute seule.',
   qrLabel: 'Code QR pour payer sur votre téléphone',
   otherMethod: 'Choisir un autre moyen de paiement',
-  timeoutText: 'La vérification a pris trop de temps\u202f; votre carte n’a pas été débitée.',
   alreadyPaidTitle: 'Déjà payé',
   errorAlreadyPaid: 'Ce paiement a déjà été effectué. Il n’y a plus rien à payer.',
-  cardDeclinedTitle: 'Carte refusée',
-  insufficientFundsTitle: 'Solde insuffisant',
-  cardExpiredTitle: 'Carte expirée',
-  verificationFailedTitle: 'Échec de la vérification',
-  cardNotChargedText:
-    'Votre carte n’a pas été débitée. Réessayez ou choisissez un autre moyen de paiement.',
   bankDeclinedTitle: 'Refusé par votre banque',
   bankDeclinedText:
     'Aucun montant n’a quitté votre compte. Réessayez ou choisissez un autre moyen de paiement.',

@@ -47,7 +47,10 @@ function adoptStyles(node: Element | null): void {
 }
 
 /** The same language rule as the dialog's catalogue, and the merchant's overrides on top. */
-function cardMessages(locale: string, overrides: Partial<Record<string, string>>): CardMessages {
+export function cardMessages(
+  locale: string,
+  overrides: Partial<Record<string, string>>,
+): CardMessages {
   const base = locale.toLowerCase().split('-')[0] === 'fr' ? cardMessagesFr : cardMessagesEn;
   return Object.fromEntries(
     Object.entries(base).map(([key, text]) => [key, overrides[key] ?? text]),

@@ -1,6 +1,6 @@
 // The paydrop-card chunk: loaded only when the customer chooses Card (CardPanel.tsx loads it).
 export { CardFields, type CardFieldsProps } from './CardFields';
-export { CardStep, type CardStepProps } from './CardStep';
+export { CardStep, type CardStepProps, cardMessages } from './CardStep';
 export { ChallengeFrame, type ChallengeFrameProps } from './ChallengeFrame';
 export {
   type CardFlow,
@@ -17,5 +17,6 @@ export type {
   CardFieldValues,
 } from './card-input';
 export { isChallengeCompletion } from './challenge-message';
+export { cardFailureWords } from './failure-words';
 export type { CardMessageKey, CardMessages } from './messages';
 export { cardMessagesEn, cardMessagesFr } from './messages';
