@@ -148,10 +148,10 @@ export function createOutcomes(deps: OutcomeDeps) {
       return 'failed';
     }
     await store.set(`outcome:${reference}`, status, PAYMENT_TTL_MS);
-    // A link paid through the checkout: the back office shows it paid, and a new session for a
-    // one-time link says so at once.
+    // A link paid through the checkout, for the back office's list (which knows whether the link
+    // was one-time; the companion does not, so this blocks nothing here).
     if (status === 'SUCCESSFUL' && payment?.linkAlias) {
-      await store.set(`link-paid:${payment.linkAlias}`, reference, PAYMENT_TTL_MS);
+      await store.set(`link-succeeded:${payment.linkAlias}`, reference, PAYMENT_TTL_MS);
     }
     await store.delete(`reporting:${reference}`);
     await store.append(`events:${reference}`, { type: 'status', reference, status });

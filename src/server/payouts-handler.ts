@@ -391,7 +391,9 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
         (await store.read(LINK_STREAM)).map(async (event) => {
           const link = event.value as PaymentLinkView;
           // The checkout marks a link paid when its payment's outcome is reported (shared store).
-          const paid = link.linkType === 'OneTime' && (await store.get(`link-paid:${link.alias}`));
+          const paid =
+            link.linkType === 'OneTime' &&
+            (await store.get(`link-succeeded:${link.alias}`)) !== undefined;
           return paid ? { ...link, status: 'Paid' } : link;
         }),
       );
