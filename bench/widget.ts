@@ -26,6 +26,8 @@ const LAZY: Readonly<Record<string, string>> = {
   'dist/paydrop-card.js': 'when the customer chooses Card',
   'dist/paydrop-qr.js': 'when a QR code is shown (bank payment finished on a phone)',
   'dist/paydrop-return.js': 'when a blocked bank window turns into a full-page redirect, and back',
+  'dist/paydrop-declarative.js':
+    'on the first click on a data-paydrop-* element (or back from a bank redirect to such a page)',
   'dist/paydrop-chunkhost.js':
     'with the card or QR chunk: hands them the page’s Preact and signals',
   'dist/paydrop-contract.js': 'with the card or return chunk: the companion’s paths and parameter',
