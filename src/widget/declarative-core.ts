@@ -6,8 +6,23 @@
  * `paydrop:close` events. The script tag loads this as paydrop-declarative.js on the first such
  * click and hands it its own `open` and `resume`, so the chunk carries no second copy of them.
  */
-import type { open, resume } from './open';
-import type { OpenOptions } from './options';
+// The bundle's open and resume are handed in, never imported: the chunk must not carry a copy,
+// and importing open.ts or options.ts here would close a cycle through the chunk loader. These
+// are the parts of their options this module passes; `open` and `resume` accept them.
+interface Reporting {
+  readonly onSuccess: (payment: unknown) => void;
+  readonly onFailure: (error: unknown) => void;
+  readonly onPending: (payment: unknown) => void;
+  readonly onClose: (result: unknown) => void;
+}
+interface DeclaredOptions extends Reporting {
+  readonly endpoint: string;
+  readonly order?: string;
+  readonly link?: string;
+  readonly locale?: string;
+}
+type OpenCheckout = (options: DeclaredOptions) => unknown;
+type ResumeCheckout = (options: Reporting) => unknown;
 
 /** The elements that open the checkout when clicked. */
 export const SELECTOR = '[data-paydrop-order],[data-paydrop-link]';
@@ -20,16 +35,17 @@ export function declared(event: Event): HTMLElement | null {
 function reportingTo(element: HTMLElement) {
   const emit = (name: string, detail: unknown) =>
     element.dispatchEvent(new CustomEvent(`paydrop:${name}`, { detail, bubbles: true }));
-  return {
+  const reporting: Reporting = {
     onSuccess: (payment) => emit('success', payment),
     onFailure: (error) => emit('failure', error),
     onPending: (payment) => emit('pending', payment),
     onClose: (result) => emit('close', result),
-  } satisfies Partial<OpenOptions>;
+  };
+  return reporting;
 }
 
 /** Opens the checkout `target` describes. */
-export function openFrom(target: HTMLElement, openCheckout: typeof open): void {
+export function openFrom(target: HTMLElement, openCheckout: OpenCheckout): void {
   const data = target.dataset;
   try {
     openCheckout({
@@ -50,6 +66,6 @@ export function openFrom(target: HTMLElement, openCheckout: typeof open): void {
  * Back from the bank after a full-page redirect: the payment is picked up again, and its events
  * are dispatched on the document element.
  */
-export function resumeOn(root: Document, resumeCheckout: typeof resume): void {
+export function resumeOn(root: Document, resumeCheckout: ResumeCheckout): void {
   void resumeCheckout(reportingTo(root.documentElement));
 }
