@@ -40,7 +40,9 @@ export interface PackedPackage {
 }
 
 function fingerprint(): string {
-  const hash = createHash('sha256');
+  // The checkout's own path too: the consumer's node_modules links into ROOT, so a stage made by
+  // another clone of the same sources (since deleted, as CI's are) must not be reused.
+  const hash = createHash('sha256').update(ROOT);
   const add = (path: string) => {
     const full = join(ROOT, path);
     if (!existsSync(full)) return;
