@@ -7,27 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { type CheckoutStore, createPayoutsHandler, type PayoutOutcome } from '../src/server';
-
-/** The shop's policy (demo/server.ts): the back office must work under it too. */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "frame-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "object-src 'none'",
-  "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
-].join('; ');
-
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.map': 'application/json',
-};
+import { SHOP_CSP as CSP, TYPES } from './policy';
 
 export interface DemoBackOfficeOptions {
   readonly secretKey: string;

@@ -28,6 +28,7 @@ import {
   resolveDemoLink,
   resolveDemoOrder,
 } from './catalogue';
+import { SHOP_CSP, TYPES } from './policy';
 
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -51,27 +52,6 @@ const store: CheckoutStore = process.env.REDIS_URL
 // payments would name references it never made, so the two start fresh together. With
 // PROVIDER_BASE_URL the provider outlives the demo, and so does the companion's state.
 if (sandbox) await store.clear();
-
-/** A strict policy, as a careful merchant would set it: the widget must work under it. */
-const SHOP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "frame-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "object-src 'none'",
-  "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
-].join('; ');
-
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.map': 'application/json',
-};
 
 /** Files the browser may fetch, and nothing else from the disk. */
 const FILES: Record<string, string> = {
