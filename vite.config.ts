@@ -1,5 +1,6 @@
 import { builtinModules } from 'node:module';
-import { defineConfig, type UserConfig } from 'vite';
+import { minify } from 'terser';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
  * Three builds, by mode:
@@ -18,6 +19,34 @@ const jsx = { oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragme
 
 const node = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 const dependencies = [/^valibot/, /^@noble\//, /^preact/, /^@preact\//];
+
+/**
+ * Every customer downloads paydrop.js, so after the default minifier terser has its repeated
+ * passes over the result: about 270 B less gzipped than either minifier alone (the widget bench
+ * measures it). The source map is carried through both.
+ */
+function squeezeScript(): Plugin {
+  return {
+    name: 'paydrop-squeeze-script',
+    async generateBundle(_options, bundle) {
+      for (const file of Object.values(bundle)) {
+        if (file.type !== 'chunk') continue;
+        const out = await minify(file.code, {
+          ecma: 2020,
+          compress: { passes: 3 },
+          sourceMap: file.map ? { content: JSON.stringify(file.map), asObject: true } : false,
+        });
+        if (out.code === undefined) throw new Error(`terser returned nothing for ${file.fileName}`);
+        file.code = out.code;
+        // With `sourcemap: 'hidden'` the map is already an asset of its own: replace that.
+        const map = bundle[`${file.fileName}.map`];
+        if (map?.type === 'asset' && out.map) {
+          map.source = JSON.stringify({ ...(out.map as object), file: file.fileName });
+        }
+      }
+    },
+  };
+}
 
 export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'esm') {
@@ -170,12 +199,15 @@ export default defineConfig(({ mode }): UserConfig => {
   }
   return {
     ...jsx,
+    plugins: [squeezeScript()],
     // '#chunks' resolves to the loader that fetches lazy parts from beside the script.
     resolve: { conditions: ['paydrop-script', 'browser', 'module', 'import', 'default'] },
     build: {
       outDir: 'dist',
       emptyOutDir: true,
       target: 'es2022',
+      // Browsers that know `color-scheme` without lightningcss's light/dark polyfill variables.
+      cssTarget: ['chrome123', 'edge123', 'firefox120', 'safari17.5'],
       // The map is published beside the script but not linked from it: the link is bytes every
       // customer downloads, the map is for the few who debug (devtools can load it by hand).
       sourcemap: 'hidden',
