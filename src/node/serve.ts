@@ -152,19 +152,24 @@ export function nodeListener(
       }
       await writeResponse(response, outgoing);
     } catch (error) {
-      if (gone.signal.aborted) return;
-      if (error instanceof MalformedRequestError && !outgoing.headersSent) {
-        outgoing.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
-        outgoing.end(
-          JSON.stringify({ error: { code: 'invalid_request', message: error.message } }),
-        );
-        return;
-      }
-      console.error('paydrop: request failed', error);
-      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-      outgoing.end();
+      if (!gone.signal.aborted) answerFailure(error, outgoing);
     }
   };
+}
+
+/**
+ * What a request that threw gets: a malformed Host or target is the client's fault (400, nothing
+ * logged); anything else is ours (500, logged). Shared by every Node adapter.
+ */
+export function answerFailure(error: unknown, outgoing: ServerResponse): void {
+  if (error instanceof MalformedRequestError && !outgoing.headersSent) {
+    outgoing.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
+    outgoing.end(JSON.stringify({ error: { code: 'invalid_request', message: error.message } }));
+    return;
+  }
+  console.error('paydrop: request failed', error);
+  if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
+  outgoing.end();
 }
 
 export function serve(

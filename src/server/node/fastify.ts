@@ -3,7 +3,7 @@
  * checked on what the provider sent while the merchant's other routes keep Fastify's parsers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toRequest, writeResponse } from '../../node/serve';
+import { answerFailure, toRequest, writeResponse } from '../../node/serve';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -59,10 +59,7 @@ export function toFastifyPlugin(
         const response = await handler(toRequest(request.raw, body, gone.signal, request.url));
         await writeResponse(response, outgoing);
       } catch (error) {
-        if (gone.signal.aborted) return;
-        console.error('paydrop: request failed', error);
-        if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-        outgoing.end();
+        if (!gone.signal.aborted) answerFailure(error, outgoing);
       }
     };
     fastify.all('/', route);
