@@ -9,7 +9,6 @@ import { batch, computed, type ReadonlySignal, signal } from '@preact/signals';
 import type { Channel, Money } from '../protocol';
 import {
   createBankActions,
-  createCardActions,
   createTransferActions,
   liveStepFor,
   type PayingCore,
@@ -275,7 +274,6 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   };
   const transfer = createTransferActions(core);
   const bank = createBankActions(core);
-  const card = createCardActions(core);
 
   /** `again`: a payment by this channel failed; its "Try again" goes straight back to it. */
   async function start(again?: Channel): Promise<void> {
@@ -387,11 +385,16 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     bankOpened: bank.bankOpened,
     bankReturned: bank.bankReturned,
     bankWindowClosed: bank.bankWindowClosed,
-    cardStarted: card.cardStarted,
-    track: card.track,
-    checkPayment: card.checkPayment,
-    cardTimedOut: card.cardTimedOut,
-    fail: card.fail,
+    /**
+     * For the card's actions (flow/channels/card.ts), which live in the card chunk with the form
+     * and are made there from this: a page that never chooses Card downloads none of them.
+     */
+    paying: core,
+
+    /** A step of the card chunk failed before anything could be charged (or it did not load). */
+    fail(error: unknown): void {
+      if (isPaying(step.peek(), 'Card')) core.fail(error);
+    },
 
     /** The open transfer, offered beside the channels: back to its account. */
     continueTransfer(): void {

@@ -4,6 +4,7 @@
 
 import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCardActions } from '../../src/flow/channels';
 import { CompanionFailure, type CompanionFailureCode } from '../../src/flow/companion';
 import { cardMessagesFr } from '../../src/widget/channels/card/messages';
 import { fill, loadMessages, type Messages } from '../../src/widget/messages';
@@ -336,7 +337,9 @@ describe('the dialog in French', () => {
       ...french(),
     });
     await andRedraw(() =>
-      fifth.model.cardTimedOut(paymentView({ channel: 'Card', virtualAccount: null })),
+      createCardActions(fifth.model.paying).cardTimedOut(
+        paymentView({ channel: 'Card', virtualAccount: null }),
+      ),
     );
     // A card's failure words come with the card chunk, loaded here as the screen shows.
     expect(await screen.findByText(cardMessagesFr.timeoutText, asIs)).toBeTruthy();
@@ -352,7 +355,7 @@ describe('the dialog in French', () => {
       ...french(),
     });
     await andRedraw(() =>
-      sixth.model.checkPayment(
+      createCardActions(sixth.model.paying).checkPayment(
         paymentView({ channel: 'Card', virtualAccount: null }),
         'card-token',
       ),
@@ -378,7 +381,7 @@ describe('the dialog in French', () => {
       });
       await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: /^Carte/ })));
       await andRedraw(() =>
-        view.model.track(
+        createCardActions(view.model.paying).track(
           paymentView({ channel: 'Card', virtualAccount: null }),
           'card-token',
           'FAILED',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createCardActions } from '../../../src/flow/channels';
 import type { CheckoutStep } from '../../../src/flow/checkout-model';
 import { type ChannelChoice, CompanionFailure } from '../../../src/flow/companion';
 import {
@@ -15,6 +16,9 @@ import {
 } from './fake-ports';
 
 const CARD_TOKEN = 'card-payment-token';
+
+/** The card's actions, as the card chunk makes them from the model. */
+const card = (h: Harness) => createCardActions(h.model.paying);
 
 const CHANNELS: ChannelChoice[] = [
   { name: 'PayByTransfer', description: 'Bank transfer' },
@@ -61,7 +65,7 @@ async function inCard(): Promise<Harness> {
 async function cardUnderWay() {
   const h = await inCard();
   const payment = cardPayment();
-  h.model.cardStarted(payment, CARD_TOKEN);
+  card(h).cardStarted(payment, CARD_TOKEN);
   return { h, payment };
 }
 
@@ -130,7 +134,7 @@ describe('cardStarted', () => {
 describe('track', () => {
   it('SUCCESSFUL: succeeded, with the outcome, nothing left running', async () => {
     const { h, payment } = await cardUnderWay();
-    h.model.track(payment, CARD_TOKEN, 'SUCCESSFUL');
+    card(h).track(payment, CARD_TOKEN, 'SUCCESSFUL');
     expect(h.model.step.value).toEqual({
       kind: 'succeeded',
       payment: { ...payment, status: 'SUCCESSFUL' },
@@ -143,7 +147,7 @@ describe('track', () => {
 
   it('FAILED: failed with payment_failed', async () => {
     const { h, payment } = await cardUnderWay();
-    h.model.track(payment, CARD_TOKEN, 'FAILED');
+    card(h).track(payment, CARD_TOKEN, 'FAILED');
     expect(h.model.step.value).toEqual({
       kind: 'failed',
       payment: { ...payment, status: 'FAILED' },
@@ -159,7 +163,7 @@ describe('track', () => {
 
   it('PENDING: processing, watched and polled until the push decides', async () => {
     const { h, payment } = await cardUnderWay();
-    h.model.track(payment, CARD_TOKEN, 'PENDING');
+    card(h).track(payment, CARD_TOKEN, 'PENDING');
     expect(h.model.step.value).toEqual({ kind: 'processing', payment });
     expect(h.model.outcome.value).toBeNull();
     expect(h.model.paymentUnderWay.value).toBe(true);
@@ -179,9 +183,9 @@ describe('track', () => {
 
   it('ignores a later timeout once the payment is settled', async () => {
     const { h, payment } = await cardUnderWay();
-    h.model.track(payment, CARD_TOKEN, 'SUCCESSFUL');
+    card(h).track(payment, CARD_TOKEN, 'SUCCESSFUL');
     const outcome = h.model.outcome.value;
-    h.model.cardTimedOut(payment);
+    card(h).cardTimedOut(payment);
     expect(h.model.step.value.kind).toBe('succeeded');
     expect(h.model.outcome.value).toBe(outcome);
   });
@@ -190,7 +194,7 @@ describe('track', () => {
 describe('cardTimedOut', () => {
   it('fails with challenge_timeout, in the step and in the outcome', async () => {
     const { h, payment } = await cardUnderWay();
-    h.model.cardTimedOut(payment);
+    card(h).cardTimedOut(payment);
     expect(h.model.step.value).toMatchObject({
       kind: 'failed',
       code: 'challenge_timeout',
@@ -248,10 +252,10 @@ describe('card calls outside the card step', () => {
     await choosing(h);
     const before = h.model.step.value;
     const payment = cardPayment();
-    h.model.cardStarted(payment, CARD_TOKEN);
-    h.model.track(payment, CARD_TOKEN, 'SUCCESSFUL');
-    h.model.track(payment, CARD_TOKEN, 'PENDING');
-    h.model.cardTimedOut(payment);
+    card(h).cardStarted(payment, CARD_TOKEN);
+    card(h).track(payment, CARD_TOKEN, 'SUCCESSFUL');
+    card(h).track(payment, CARD_TOKEN, 'PENDING');
+    card(h).cardTimedOut(payment);
     expect(h.model.step.value).toBe(before);
     expect(h.model.outcome.value).toBeNull();
     expect(h.model.paymentToken()).toBeNull();
@@ -264,9 +268,9 @@ describe('card calls outside the card step', () => {
     const before = h.model.step.value;
     const seconds = h.model.secondsLeft.value;
     const payment = cardPayment({ serverTime: SERVER_T0 + 20 * 60_000 });
-    h.model.cardStarted(payment, CARD_TOKEN);
-    h.model.track(payment, CARD_TOKEN, 'FAILED');
-    h.model.cardTimedOut(payment);
+    card(h).cardStarted(payment, CARD_TOKEN);
+    card(h).track(payment, CARD_TOKEN, 'FAILED');
+    card(h).cardTimedOut(payment);
     expect(h.model.step.value).toBe(before);
     expect(h.model.outcome.value).toBeNull();
     expect(h.model.paymentToken()).toBe('payment-token');
@@ -277,11 +281,11 @@ describe('card calls outside the card step', () => {
 
   it('are ignored once processing', async () => {
     const { h, payment } = await cardUnderWay();
-    h.model.track(payment, CARD_TOKEN, 'PENDING');
+    card(h).track(payment, CARD_TOKEN, 'PENDING');
     const before = h.model.step.value;
-    h.model.cardStarted(cardPayment({ reference: 'PAY-CARD-2' }), 'other-token');
-    h.model.track(payment, CARD_TOKEN, 'FAILED');
-    h.model.cardTimedOut(payment);
+    card(h).cardStarted(cardPayment({ reference: 'PAY-CARD-2' }), 'other-token');
+    card(h).track(payment, CARD_TOKEN, 'FAILED');
+    card(h).cardTimedOut(payment);
     expect(h.model.step.value).toBe(before);
     expect(h.model.outcome.value).toBeNull();
     expect(h.model.paymentToken()).toBe(CARD_TOKEN);
@@ -296,7 +300,7 @@ describe('dispose', () => {
     let notified = 0;
     onAnyChange(h.model, () => notified++);
     notified = 0;
-    h.model.cardTimedOut(payment);
+    card(h).cardTimedOut(payment);
     expect(h.model.step.value).toBe(before);
     expect(h.model.outcome.value).toBeNull();
     expect(h.model.resultIfClosed()).toEqual({ status: 'pending', payment: CARD_SUMMARY });
@@ -307,8 +311,8 @@ describe('dispose', () => {
     const { h, payment } = await cardUnderWay();
     const before = h.model.step.value;
     h.model.dispose();
-    h.model.track(payment, CARD_TOKEN, 'PENDING');
-    h.model.track(payment, CARD_TOKEN, 'SUCCESSFUL');
+    card(h).track(payment, CARD_TOKEN, 'PENDING');
+    card(h).track(payment, CARD_TOKEN, 'SUCCESSFUL');
     expect(h.model.step.value).toBe(before);
     expect(h.model.outcome.value).toBeNull();
     expect(h.companion.watchers).toHaveLength(0);
@@ -319,7 +323,7 @@ describe('dispose', () => {
 describe('a card whose finalize went unanswered (issue 9)', () => {
   it('checks the payment at once, "checking", keeps checking while PENDING, and shows the success', async () => {
     const { h, payment } = await cardUnderWay();
-    h.model.checkPayment(payment, CARD_TOKEN);
+    card(h).checkPayment(payment, CARD_TOKEN);
     expect(h.model.step.value).toEqual({ kind: 'processing', payment, checking: true });
     // Asked at once, and pushed to.
     expect(h.companion.statuses.map((call) => call.args)).toEqual([CARD_TOKEN]);
@@ -346,7 +350,7 @@ describe('a card whose finalize went unanswered (issue 9)', () => {
   it('FAILED: the failure, whose "Try again" is the card form again with the details kept', async () => {
     const { h, payment } = await cardUnderWay();
     h.model.keepCard({ number: '4000 0000 0000 0002', expiry: '12 / 30', name: 'Amina Bello' });
-    h.model.checkPayment(payment, CARD_TOKEN);
+    card(h).checkPayment(payment, CARD_TOKEN);
     h.companion.lastStatus().answer.resolve({ status: 'FAILED', serverTime: SERVER_T0 });
     await flush();
     expect(h.model.step.value).toMatchObject({ kind: 'failed', payment: { status: 'FAILED' } });
@@ -422,7 +426,7 @@ describe('failures that say why (issue 12)', () => {
     'a card finalized FAILED for %s fails with that code, for the customer and the merchant',
     async (reason) => {
       const { h, payment } = await cardUnderWay();
-      h.model.track(payment, CARD_TOKEN, 'FAILED', reason);
+      card(h).track(payment, CARD_TOKEN, 'FAILED', reason);
       expect(h.model.step.value).toMatchObject({ kind: 'failed', code: reason });
       expect(h.model.outcome.value).toMatchObject({
         status: 'failed',
@@ -435,7 +439,7 @@ describe('failures that say why (issue 12)', () => {
 
   it('a card FAILED without a reason is payment_failed', async () => {
     const { h, payment } = await cardUnderWay();
-    h.model.track(payment, CARD_TOKEN, 'FAILED');
+    card(h).track(payment, CARD_TOKEN, 'FAILED');
     expect(h.model.step.value).toMatchObject({ kind: 'failed', code: 'payment_failed' });
   });
 });
@@ -464,7 +468,7 @@ describe('another way to pay (issue 12)', () => {
 
   it('from a failure: a fresh session and the list', async () => {
     const { h, payment } = await cardUnderWay();
-    h.model.track(payment, CARD_TOKEN, 'FAILED', 'card_declined');
+    card(h).track(payment, CARD_TOKEN, 'FAILED', 'card_declined');
     h.model.changeMethod();
     h.companion.lastSession().answer.resolve(sessionView({ channels: CHANNELS }));
     await flush();

@@ -4,6 +4,7 @@
  */
 import { type ComponentChildren, h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
+import { createCardActions } from '../../../flow/channels/card';
 import type { CheckoutModel } from '../../../flow/checkout-model';
 import type { CustomerDetails, HttpCompanion } from '../../../flow/companion';
 import { CardFields } from './CardFields';
@@ -62,6 +63,7 @@ export function CardStep(props: CardStepProps) {
   const made = useRef<{ flow: CardFlow; messages: CardMessages } | null>(null);
   if (!made.current) {
     const { model, companion, customer } = props;
+    const card = createCardActions(model.paying);
     made.current = {
       messages: cardMessages(props.locale, props.messages),
       flow: createCardFlow({
@@ -72,11 +74,11 @@ export function CardStep(props: CardStepProps) {
         clock: browserClock,
         sessionToken: model.session.peek()?.token ?? '',
         customer,
-        started: (payment, token) => model.cardStarted(payment, token),
-        finished: (payment, token, status, reason) => model.track(payment, token, status, reason),
-        timedOut: (payment) => model.cardTimedOut(payment),
-        checking: (payment, token) => model.checkPayment(payment, token),
-        failed: (error) => model.fail(error),
+        started: card.cardStarted,
+        finished: card.track,
+        timedOut: card.cardTimedOut,
+        checking: card.checkPayment,
+        failed: card.fail,
       }),
     };
   }
