@@ -47,9 +47,14 @@ function installedSqlite() {
 function sqliteForNode24() {
   const modules = join(home, 'node_modules');
   const copy = join(modules, 'better-sqlite3');
-  const loads = () =>
-    spawnSync(node, ['-e', `new (require(${JSON.stringify(copy)}))(':memory:').close()`]).status ===
-    0;
+  const loads = (say = false) => {
+    const tried = spawnSync(node, [
+      '-e',
+      `new (require(${JSON.stringify(copy)}))(':memory:').close()`,
+    ]);
+    if (tried.status !== 0 && say) log(`it does not load: ${String(tried.stderr).slice(0, 2000)}`);
+    return tried.status === 0;
+  };
   if (existsSync(join(copy, 'build/Release/better_sqlite3.node')) && loads()) return copy;
   const require = createRequire(join(root, 'package.json'));
   const installed = installedSqlite();
@@ -76,7 +81,7 @@ function sqliteForNode24() {
       env: { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH}` },
     },
   );
-  return built.status === 0 && loads() ? copy : undefined;
+  return built.status === 0 && loads(true) ? copy : undefined;
 }
 
 const sqlite = sqliteForNode24();
