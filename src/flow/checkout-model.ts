@@ -55,8 +55,8 @@ export { pollDelayMs } from './payment-watch';
 
 /**
  * What a failure without a stated reason can only mean, by channel: a bank payment fails at the
- * bank. A transfer may have arrived short or expired on the provider's clock, which the widget
- * cannot tell apart yet (issue 12), so it says no more than that it failed; a card neither.
+ * bank. A transfer that failed without a reason (the provider said nothing we know) says no more
+ * than that it failed; its expiry and a short arrival come with their reasons; a card neither.
  */
 function impliedCause(payment: PaymentView): FailureCode {
   return payment.channel === 'PayByAccount' ? 'bank_declined' : 'payment_failed';
@@ -125,7 +125,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   const watch = createPaymentWatch({
     companion,
     clock,
-    heard: (status) => settle(status),
+    heard: (status, answer) => settle(status, answer?.reason, answer?.paid),
     serverTime: (serverTime) => countdown.anchor(serverTime),
     awaiting: () => isLive(step.peek()),
   });
@@ -155,7 +155,15 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     countdown.stop();
   }
 
-  function settle(status: PaymentStatus, why: FailureCode = 'payment_failed'): void {
+  /**
+   * The provider's final word: `why` when it said why it failed (`expired`: the account's time
+   * ran out on the provider's clock, whatever ours says), `paid` what arrived of a short transfer.
+   */
+  function settle(
+    status: PaymentStatus,
+    why: FailureCode | 'expired' = 'payment_failed',
+    paid?: Money,
+  ): void {
     const current = step.peek();
     if (disposed || !isLive(current) || status === 'PENDING') return;
     stopWatching();
@@ -163,7 +171,11 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     const payment = { ...current.payment, status };
     const account = current.payment.virtualAccount;
     batch(() => {
-      if (status === 'FAILED' && account && countdown.passed(account.expiresAt)) {
+      if (
+        status === 'FAILED' &&
+        account &&
+        (why === 'expired' || countdown.passed(account.expiresAt))
+      ) {
         // The provider fails an account nobody paid into in time: say so, and offer a new one.
         outcome.value = {
           status: 'failed',
@@ -176,14 +188,19 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
         outcome.value = { status: 'succeeded', payment: summary(payment) };
         go({ kind: 'succeeded', payment });
       } else {
-        const code = why === 'payment_failed' ? impliedCause(payment) : why;
+        const code = why === 'payment_failed' || why === 'expired' ? impliedCause(payment) : why;
         outcome.value = {
           status: 'failed',
           // The cause is the code; the customer's words are the widget's messages.
           error: { code, message: `The payment did not go through (${code}).` },
           payment: summary(payment),
         };
-        go({ kind: 'failed', payment, code });
+        go({
+          kind: 'failed',
+          payment,
+          code,
+          ...(paid && code === 'transfer_short' ? { paid } : {}),
+        });
       }
     });
   }

@@ -114,6 +114,8 @@ export type CheckoutStep =
       readonly kind: 'failed';
       readonly payment: PaymentView;
       readonly code: FailureCode;
+      /** `transfer_short`: what arrived, when the provider said (the rest is missing). */
+      readonly paid?: Money;
     }
   | { readonly kind: 'expired'; readonly payment: PaymentView }
   | {

@@ -76,9 +76,15 @@ export interface CompanionPort {
     token: string,
     request: InitiateRequest,
   ): Promise<{ token: string; payment: PaymentView }>;
-  status(token: string): Promise<{ status: PaymentStatus; serverTime: number | null }>;
-  /** Pushes status changes until the returned function is called. */
-  watch(token: string, onStatus: (status: PaymentStatus) => void): () => void;
+  status(token: string): Promise<StatusAnswer>;
+  /**
+   * Pushes status changes until the returned function is called; each with the event as
+   * `parseStatus` reads it (why a payment failed rides along, issue 12).
+   */
+  watch(
+    token: string,
+    onStatus: (status: PaymentStatus, answer?: StatusAnswer) => void,
+  ): () => void;
 }
 
 /** The card's own calls, made by the card chunk (src/widget/channels/card/card-calls.ts). */
@@ -265,11 +271,32 @@ export function parseFinalization(body: unknown): Finalization {
   return status === 'FAILED' && reason ? { status, reason } : { status };
 }
 
-export function parseStatus(body: unknown): { status: PaymentStatus; serverTime: number | null } {
+/**
+ * A status answer: the status, the provider's now (null when absent), and with FAILED why and,
+ * for a transfer short of the amount, what arrived (issue 12). A reason or an amount that does
+ * not pass its check is left out, never shown wrong; the status still counts.
+ */
+export interface StatusAnswer {
+  readonly status: PaymentStatus;
+  readonly serverTime: number | null;
+  readonly reason?: PaymentFailureReason | undefined;
+  readonly paid?: Money | undefined;
+}
+
+export function parseStatus(body: unknown): StatusAnswer {
   const given = record(body);
+  const status = oneOf(given.status, STATUSES);
+  let paid: Money | undefined;
+  try {
+    paid = given.paid === undefined ? undefined : money(given.paid);
+  } catch {
+    // Left out: the failure is still told, without the amounts.
+  }
   return {
-    status: oneOf(given.status, STATUSES),
+    status,
     serverTime: given.serverTime === undefined ? null : instant(given.serverTime),
+    reason: PAYMENT_FAILURE_REASONS.find((known) => known === given.reason),
+    paid,
   };
 }
 

@@ -4,7 +4,7 @@
  * Answers about an older payment than the one followed now are dropped.
  */
 import type { Clock } from './clock';
-import type { CompanionPort, PaymentStatus } from './companion';
+import type { CompanionPort, PaymentStatus, StatusAnswer } from './companion';
 
 /** Status checks: every 2 s for the first minute, then every 10 s (DESIGN.md). */
 export function pollDelayMs(sinceStartMs: number): number {
@@ -14,8 +14,8 @@ export function pollDelayMs(sinceStartMs: number): number {
 export interface PaymentWatchOptions {
   readonly companion: Pick<CompanionPort, 'status' | 'watch'>;
   readonly clock: Clock;
-  /** A status arrived, pushed or polled. */
-  readonly heard: (status: PaymentStatus) => void;
+  /** A status arrived, pushed or polled, with why it failed when the companion said. */
+  readonly heard: (status: PaymentStatus, answer?: StatusAnswer) => void;
   /** The server's clock, as a status answer gave it. */
   readonly serverTime: (serverTime: number) => void;
   /** Whether the outcome is still awaited; polling ends when it is not. */
@@ -38,7 +38,7 @@ export function createPaymentWatch(options: PaymentWatchOptions) {
       const answer = await companion.status(token);
       if (mine !== generation) return;
       if (answer.serverTime !== null) options.serverTime(answer.serverTime);
-      options.heard(answer.status);
+      options.heard(answer.status, answer);
     } catch {
       // A failed check is not an outcome; the next one, or the push, will tell.
     }

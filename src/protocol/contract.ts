@@ -46,7 +46,11 @@ export interface PaymentViewWire {
   readonly fees: Money;
   readonly virtualAccount: VirtualAccountWire | null;
   readonly bankAuthUrl: string | null;
-  /** The server's clock when this was written (ISO 8601), so the widget can correct the customer's. */
+  /**
+   * The provider's clock when this was written (ISO 8601), as the companion measures it from the
+   * `Date` of the provider's answers (its own clock until one came): `virtualAccount.expiresAt`
+   * is on that clock, so the widget counts down from here, correcting the customer's clock too.
+   */
   readonly serverTime: string;
 }
 
@@ -98,7 +102,12 @@ export interface FinalizationWire {
 export interface StatusWire {
   readonly reference: string;
   readonly status: PaymentStatus;
-  readonly serverTime: string;
+  /** The provider's now, as `PaymentViewWire.serverTime` (a status event carries none). */
+  readonly serverTime?: string;
+  /** With FAILED, why, when the provider said (issue 12). */
+  readonly reason?: PaymentFailureReason;
+  /** With `transfer_short`: what arrived in the account, when the provider said. */
+  readonly paid?: Money;
 }
 
 /** Every `error.code` the companion can answer, with its HTTP status. */

@@ -5,6 +5,7 @@
  * ones we know; a provider that words them otherwise falls back to no reason, never a wrong one.
  */
 import type { PaymentFailureReason } from './contract';
+import type { Money } from './money';
 
 const PATTERNS: readonly (readonly [RegExp, PaymentFailureReason])[] = [
   [/insufficient (funds|balance)/i, 'insufficient_funds'],
@@ -19,4 +20,27 @@ const PATTERNS: readonly (readonly [RegExp, PaymentFailureReason])[] = [
 export function failureReasonOf(message: string): PaymentFailureReason | null {
   for (const [pattern, reason] of PATTERNS) if (pattern.test(message)) return reason;
   return null;
+}
+
+/**
+ * What a FAILED status answer tells of why, in the contract's terms (issue 12): the reason, and
+ * for a transfer that arrived short what did arrive. A provider that words the reason in no way
+ * we know but says less arrived than was due is still told as `transfer_short`. Nothing for a
+ * status that is not FAILED, or when the answer says nothing usable.
+ */
+export function failureDetails(report: {
+  readonly paymentStatus: string;
+  readonly amount: Money;
+  readonly message?: string | undefined;
+  readonly amountPaid?: Money | undefined;
+}): { reason?: PaymentFailureReason; paid?: Money } {
+  if (report.paymentStatus !== 'FAILED') return {};
+  const paid = report.amountPaid;
+  const short =
+    paid !== undefined &&
+    paid.currency === report.amount.currency &&
+    paid.amountMinor < report.amount.amountMinor;
+  const reason = failureReasonOf(report.message ?? '') ?? (short ? 'transfer_short' : null);
+  if (!reason) return {};
+  return reason === 'transfer_short' && short ? { reason, paid } : { reason };
 }

@@ -382,13 +382,35 @@ const StatusValue = v.looseObject({
   paymentStatus: PaymentStatusText,
 });
 
+/**
+ * What arrived, as an extra the status answer may carry: `amountPaid` in major units like
+ * `amount`, as a number or `{ currencyCode, amount }`. Anything else is left out, never a reason
+ * to refuse the whole answer.
+ */
+function amountPaidOf(given: unknown, currency: string): Money | undefined {
+  const paid = isRecord(given) ? given : { amount: given, currencyCode: currency };
+  const code = paid.currencyCode;
+  const amount = paid.amount;
+  if (typeof code !== 'string' || typeof amount !== 'number' || !(amount >= 0)) return undefined;
+  try {
+    return { amountMinor: toMinor(amount, code), currency: code };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Endpoint 6; `Successfull` becomes SUCCESSFUL. */
 export function parsePaymentStatus(answer: ProviderAnswer): PaymentStatusReport {
   const value = envelopeValue(answer, StatusValue);
+  const amount = majorToMoney(answer, value.amount.amount, value.amount.currencyCode);
+  const message = (answer.body as { message?: unknown }).message;
+  const amountPaid = amountPaidOf(value.amountPaid, amount.currency);
   return {
     paymentReference: value.paymentReference,
-    amount: majorToMoney(answer, value.amount.amount, value.amount.currencyCode),
+    amount,
     paymentStatus: value.paymentStatus,
+    ...(typeof message === 'string' && message ? { message } : {}),
+    ...(amountPaid ? { amountPaid } : {}),
   };
 }
 

@@ -77,6 +77,13 @@ export interface PaymentStatusReport {
   readonly paymentReference: string;
   readonly amount: Money;
   readonly paymentStatus: PaymentStatus;
+  /** The envelope's message: with FAILED, the provider's words for why (issue 12). */
+  readonly message?: string | undefined;
+  /**
+   * What arrived in a transfer's account, when the provider says (`amountPaid`, a default of
+   * ours: provider-api.md shows no such field); absent when it does not, or sent nonsense.
+   */
+  readonly amountPaid?: Money | undefined;
 }
 
 export interface PaymentLink {

@@ -146,6 +146,11 @@ export interface WirePaymentStatus {
   paymentReference: string;
   amount: WireAmountInfo;
   paymentStatus: 'Successfull' | 'PENDING' | 'FAILED';
+  /**
+   * What arrived in a PayByTransfer account, once something did (major units). Not in
+   * provider-api.md, which says nothing of underpayment: the sandbox's default, read if present.
+   */
+  amountPaid?: WireAmountInfo;
 }
 
 /** Endpoint 7 request. */

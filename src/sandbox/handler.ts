@@ -216,6 +216,28 @@ async function faultBefore(
   }
 }
 
+/**
+ * Every answer carries `Date` from the sandbox's own clock, as a real provider's does from its
+ * own: a sandbox whose clock was moved says so, and the companion measures the provider's now
+ * from it (issue 12). Set here, so the Node server does not write real time in its place.
+ */
+function dated(response: Response, now: number): Response {
+  if (isDroppedResponse(response)) return response;
+  try {
+    response.headers.set('date', new Date(now).toUTCString());
+    return response;
+  } catch {
+    // Immutable headers (a response passed through from elsewhere): copied with the date set.
+    const headers = new Headers(response.headers);
+    headers.set('date', new Date(now).toUTCString());
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  }
+}
+
 export function createSandboxHandler(options: SandboxHandlerOptions = {}): SandboxHandler {
   const secretKey = options.secretKey ?? SANDBOX_TEST_KEY;
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
@@ -295,12 +317,14 @@ export function createSandboxHandler(options: SandboxHandlerOptions = {}): Sandb
   }
 
   const handler = async (request: Request) => {
+    let response: Response;
     try {
-      return await inListEnvelope(request, await handle(request));
+      response = await inListEnvelope(request, await handle(request));
     } catch (error) {
       console.error('paydrop sandbox: unexpected error', error);
-      return refusal(500, 'The sandbox failed unexpectedly; see its log.');
+      response = refusal(500, 'The sandbox failed unexpectedly; see its log.');
     }
+    return dated(response, world.clock.now());
   };
   return Object.assign(handler, {
     world: () => world,

@@ -171,6 +171,10 @@ export function createLedger({ state, clock, emit }: SandboxLedgerOptions) {
         currency: record.currency,
         channel: record.channel,
         ...(record.failureReason ? { reason: record.failureReason } : {}),
+        // What arrived in a transfer's account (short of the amount when it failed so).
+        ...(record.paidMinor !== null
+          ? { amountPaid: toMajor(record.paidMinor, record.currency) }
+          : {}),
         ...(record.linkAlias ? { linkAlias: record.linkAlias } : {}),
       },
     };

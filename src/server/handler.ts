@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { COMPANION_PATHS } from '../protocol/contract';
+import { createProviderClock } from '../protocol/provider-clock';
 import { createProviderClient } from '../provider/client';
 import { createProviderTransport } from '../provider/transport';
 import { CheckoutError, toCheckoutError } from './errors';
@@ -89,6 +90,11 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   ]);
   const store = options.store ?? createMemoryStore();
   const signer = createTokenSigner(options.tokenSecret ?? options.secretKey);
+  const now = options.now ?? Date.now;
+  // The provider's now, measured from the Date of its answers: a transfer's expiry is on its
+  // clock, and the browser counts down to it from the time we give it (issue 12, item 3).
+  const providerClock = createProviderClock(now);
+  const send = options.fetch ?? fetch;
   const provider = createProviderClient(
     options,
     createProviderTransport({
@@ -96,10 +102,16 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       listBaseUrl: options.listBaseUrl,
       secretKey: options.secretKey,
       timeoutMs: options.timeouts?.providerMs,
-      fetch: options.fetch,
+      fetch: async (input, init) => {
+        const sentAt = now();
+        const response = await send(input, init);
+        // A gateway's 5xx carries the gateway's clock, not the provider's.
+        if (response.status < 500)
+          providerClock.observe(response.headers.get('date'), sentAt, now());
+        return response;
+      },
     }),
   );
-  const now = options.now ?? Date.now;
   const pending = new Set<Promise<unknown>>();
   let closed = false;
 
@@ -112,7 +124,8 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     options.waitUntil?.(running);
   }
 
-  const records = createPaymentRecords(store, now);
+  // What the browser is told of time (a payment's serverTime, a transfer's expiry) is the provider's.
+  const records = createPaymentRecords(store, providerClock.now);
   const status = createStatusCache(provider, now);
   let jobs: JobPicker | undefined;
   const jobPicker = () => jobs as JobPicker;

@@ -9,6 +9,7 @@ import {
   type Money,
   type PayoutStatus,
 } from '../protocol';
+import type { PaymentFailureReason } from '../protocol/contract';
 import { checkBaseUrl, checkSecretKey } from '../provider/transport';
 import type { CheckoutStore } from './store';
 
@@ -49,6 +50,10 @@ export interface PaymentOutcome {
   readonly duplicate: boolean;
   /** The reference of that first success when `duplicate`, else null. */
   readonly duplicateOf: string | null;
+  /** With FAILED, why, when the provider said: the widget's `error.code` for the same cause. */
+  readonly reason?: PaymentFailureReason;
+  /** With `transfer_short`: what arrived (the rest is missing), when the provider said. */
+  readonly paid?: Money;
 }
 
 /** A payout's move, reported once per state. */

@@ -12,6 +12,7 @@ import {
   ProviderNotFoundError,
   ProviderValidationError,
 } from '../protocol';
+import { failureDetails } from '../protocol/failure-reason';
 import type { ProviderClient } from '../provider/client';
 import { type JobPicker, type JobResult, nextAttempt } from './jobs';
 import type { CheckoutHandlerOptions, CheckoutLogger, PaymentOutcome } from './options';
@@ -98,7 +99,7 @@ export function createOutcomes(deps: OutcomeDeps) {
     const reference = reportOf.paymentReference;
     const status = reportOf.paymentStatus;
     if (!isFinal(status)) return 'failed';
-    await records.setConfirmed(reference, status);
+    await records.setConfirmed(reference, status, reportOf);
     if (await records.reported(reference)) return 'already';
     if (!(await store.add(`reporting:${reference}`, true, REPORTING_LOCK_MS))) return 'busy';
     // Looked at again under the lock: another caller may have reported and let go of the lock
@@ -123,6 +124,7 @@ export function createOutcomes(deps: OutcomeDeps) {
             payment.amount.currency === reportOf.amount.currency),
         duplicate: duplicateOf !== null,
         duplicateOf,
+        ...failureDetails(reportOf),
       };
       if (!outcome.amountMatches) {
         logger.warn('paydrop: the provider reports a different amount than the merchant decided', {
@@ -154,7 +156,12 @@ export function createOutcomes(deps: OutcomeDeps) {
       await store.set(`link-succeeded:${payment.linkAlias}`, reference, PAYMENT_TTL_MS);
     }
     await store.delete(`reporting:${reference}`);
-    await store.append(`events:${reference}`, { type: 'status', reference, status });
+    await store.append(`events:${reference}`, {
+      type: 'status',
+      reference,
+      status,
+      ...failureDetails(reportOf),
+    });
     return 'reported';
   }
 

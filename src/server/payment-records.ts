@@ -4,8 +4,9 @@
  * is never started before the previous one is settled, issue 9), how far a card's finalize got,
  * the provider-confirmed status and the outcome reported to the merchant.
  */
-import type { Channel, Money, PaymentStatus } from '../protocol';
-import type { PaymentViewWire, VirtualAccountWire } from '../protocol/contract';
+import type { Channel, Money, PaymentStatus, PaymentStatusReport } from '../protocol';
+import type { PaymentViewWire, StatusWire, VirtualAccountWire } from '../protocol/contract';
+import { failureDetails } from '../protocol/failure-reason';
 import type { CheckoutStore } from './store';
 
 export const DAY_MS = 24 * 3600 * 1000;
@@ -32,9 +33,13 @@ export interface PaymentRecord {
 
 export type FinalStatus = 'SUCCESSFUL' | 'FAILED';
 
+/** Why a payment failed, as `/status` and the event stream carry it. */
+export type FailureDetails = Pick<StatusWire, 'reason' | 'paid'>;
+
 /** A finalize the provider refused outright (4xx): nothing was charged by it. */
 export type FinalizeAnswer = PaymentStatus | 'REFUSED';
 
+/** `now`: the provider's clock as the companion measures it (a transfer's expiry is on it). */
 export function createPaymentRecords(store: CheckoutStore, now: () => number) {
   const listKeys = (record: { orderId: string | null; checkoutId: string }) => [
     ...(record.orderId !== null ? [`payments:order:${record.orderId}`] : []),
@@ -73,9 +78,25 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
     async confirmed(reference: string): Promise<FinalStatus | undefined> {
       return (await store.get(`confirmed:${reference}`)) as FinalStatus | undefined;
     },
-    async setConfirmed(reference: string, status: FinalStatus): Promise<void> {
+    /** `report`, when given, keeps why a FAILED payment failed (issue 12), for `/status`. */
+    async setConfirmed(
+      reference: string,
+      status: FinalStatus,
+      report?: PaymentStatusReport,
+    ): Promise<void> {
+      const failure = report ? failureDetails(report) : {};
+      if (failure.reason) await store.set(`failure:${reference}`, failure, PAYMENT_TTL_MS);
       await store.set(`confirmed:${reference}`, status, PAYMENT_TTL_MS);
     },
+
+    /** Why a confirmed FAILED payment failed, as far as the provider said; {} when it did not. */
+    async failure(reference: string): Promise<FailureDetails> {
+      const known = await store.get(`failure:${reference}`);
+      return known && typeof known === 'object' ? (known as FailureDetails) : {};
+    },
+
+    /** Now on the provider's clock (as measured), the clock of every instant the browser gets. */
+    now,
 
     /** The outcome reported to the merchant's hook (and the browsers), once. */
     async reported(reference: string): Promise<FinalStatus | undefined> {
@@ -120,7 +141,7 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
       return false;
     },
 
-    /** A transfer's account is past its expiry (the provider fails it then). */
+    /** A transfer's account is past its expiry on the provider's clock (it fails it then). */
     expired(record: PaymentRecord): boolean {
       const expiresAt = record.virtualAccount
         ? Date.parse(record.virtualAccount.expiresAt)

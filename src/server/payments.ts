@@ -14,8 +14,8 @@ import {
   ProviderConflictError,
   ProviderError,
 } from '../protocol';
-import type { PaymentViewWire } from '../protocol/contract';
-import { failureReasonOf } from '../protocol/failure-reason';
+import type { PaymentViewWire, StatusWire } from '../protocol/contract';
+import { failureDetails, failureReasonOf } from '../protocol/failure-reason';
 import type { ProviderClient } from '../provider/client';
 import { CheckoutError } from './errors';
 import {
@@ -27,6 +27,7 @@ import {
 import type { Outcomes } from './outcomes';
 import {
   DAY_MS,
+  type FailureDetails,
   type FinalStatus,
   type PaymentRecord,
   type PaymentRecords,
@@ -408,10 +409,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
      */
     async finalize(reference: string) {
       const known = await knownStatus(reference);
-      if (known) return { reference, status: known };
+      const why = async (status: PaymentStatus) =>
+        status === 'FAILED' ? { reason: (await records.failure(reference)).reason } : {};
+      if (known) return { reference, status: known, ...(await why(known)) };
       if ((await records.finalizeSent(reference)) && !(await records.finalizeAnswer(reference))) {
         const settled = await outcomes.confirm(reference, true);
-        return { reference, status: (await knownStatus(reference)) ?? settled.paymentStatus };
+        const status = (await knownStatus(reference)) ?? settled.paymentStatus;
+        return { reference, status, ...(await why(status)) };
       }
       await records.markFinalizeSent(reference);
       let finalization: { status: PaymentStatus; message?: string };
@@ -437,8 +441,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
      * again if the provider still says PENDING), so a widget asking after a finalize error
      * learns PENDING, then SUCCESSFUL or FAILED.
      */
-    async status(reference: string) {
+    async status(reference: string): Promise<StatusWire> {
       let status: PaymentStatus | undefined = await records.reported(reference);
+      let failure: FailureDetails | undefined;
       if (!status) {
         const confirmed = await records.confirmed(reference);
         if (confirmed) {
@@ -447,11 +452,21 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           // job keeps trying should this fail too; the browser has its answer either way.
           await outcomes.confirm(reference).catch(() => undefined);
         } else {
-          status = (await outcomes.confirm(reference)).paymentStatus;
+          const answer = await outcomes.confirm(reference);
+          status = answer.paymentStatus;
+          failure = failureDetails(answer);
         }
       }
-      // The server's clock, so a widget can correct a customer's clock that jumped or slept.
-      return { reference, status, serverTime: new Date(now()).toISOString() };
+      // Why it failed (issue 12): a transfer short or expired, a card whose finalize was lost.
+      if (status === 'FAILED') failure ??= await records.failure(reference);
+      // The provider's clock, so a widget counts down to its expiry and corrects a customer's
+      // clock that jumped or slept.
+      return {
+        reference,
+        status,
+        serverTime: new Date(records.now()).toISOString(),
+        ...(status === 'FAILED' ? failure : {}),
+      };
     },
 
     /** A browser starts watching: a card whose finalize answer never came is settled now. */

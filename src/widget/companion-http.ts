@@ -5,12 +5,10 @@
 import {
   CompanionFailure,
   type HttpCompanion,
-  type PaymentStatus,
   parseFailure,
   parseInitiation,
   parseSession,
   parseStatus,
-  STATUSES,
 } from '../flow/companion';
 import { COMPANION_PATHS, STATUS_EVENT } from '../protocol/contract';
 
@@ -83,10 +81,8 @@ export function createCompanionHttp(
       );
       source.addEventListener(STATUS_EVENT, (event) => {
         try {
-          const { status } = JSON.parse((event as MessageEvent<string>).data) as {
-            status?: PaymentStatus;
-          };
-          if (status && STATUSES.includes(status)) onStatus(status);
+          const answer = parseStatus(JSON.parse((event as MessageEvent<string>).data));
+          onStatus(answer.status, answer);
         } catch {
           // A malformed event is ignored; polling still runs.
         }

@@ -13,7 +13,7 @@ export interface PayingCore {
   readonly watch: PaymentWatch;
   readonly countdown: Countdown;
   /** The provider's word on the payment under way. */
-  settle(status: PaymentStatus, why?: FailureCode): void;
+  settle(status: PaymentStatus, why?: FailureCode | 'expired'): void;
   /** Stops the push, the polling and the countdown. */
   stopWatching(): void;
   /**

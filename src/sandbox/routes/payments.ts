@@ -285,6 +285,14 @@ export function paymentStatus({ world, params }: RouteContext): Response {
     paymentReference: record.reference,
     amount: { currencyCode: record.currency, amount: toMajor(record.amountMinor, record.currency) },
     paymentStatus: wireStatus(record),
+    ...(record.paidMinor !== null
+      ? {
+          amountPaid: {
+            currencyCode: record.currency,
+            amount: toMajor(record.paidMinor, record.currency),
+          },
+        }
+      : {}),
   };
   return success(value, statusMessage(record));
 }

@@ -191,6 +191,9 @@ describe('initiatePayment and paymentStatus', () => {
       paymentReference: payment.reference,
       amount: { amountMinor: 250_050, currency: 'NGN' },
       paymentStatus: 'SUCCESSFUL',
+      message: 'Payment successful.',
+      // What arrived in the account (the sandbox's amountPaid), here all of it.
+      amountPaid: { amountMinor: 250_050, currency: 'NGN' },
     });
   });
 

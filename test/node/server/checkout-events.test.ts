@@ -141,13 +141,19 @@ describe('the outcome is pushed', () => {
     expect(stream.events).toHaveLength(1);
   });
 
-  it('a failed payment is pushed as FAILED', async () => {
+  it('a failed payment is pushed as FAILED, with why: a transfer short, and what arrived', async () => {
     const on = await start();
     const { token, reference } = await begin(on, 'order-ngn:e2');
     const stream = await openStream(on, token);
     await control(on, 'POST', `/__sandbox/payments/${reference}/transfer`, { amount: 5 });
     await expect.poll(() => stream.events.length, { timeout: 3000 }).toBe(1);
-    expect(stream.events[0]?.data).toEqual({ type: 'status', reference, status: 'FAILED' });
+    expect(stream.events[0]?.data).toEqual({
+      type: 'status',
+      reference,
+      status: 'FAILED',
+      reason: 'transfer_short',
+      paid: { amountMinor: 500, currency: 'NGN' },
+    });
   });
 
   it('every tab watching gets the event; the merchant hears it once', async () => {
