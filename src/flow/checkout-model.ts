@@ -195,12 +195,13 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
           error: { code, message: `The payment did not go through (${code}).` },
           payment: summary(payment),
         };
-        go({
-          kind: 'failed',
-          payment,
-          code,
-          ...(paid && code === 'transfer_short' ? { paid } : {}),
-        });
+        // What arrived of a short transfer, when it is less than was due in the same currency.
+        const due = payment.amount.amountMinor + payment.fees.amountMinor;
+        const short =
+          code === 'transfer_short' &&
+          paid?.currency === payment.amount.currency &&
+          paid.amountMinor < due;
+        go({ kind: 'failed', payment, code, ...(short ? { paid } : {}) });
       }
     });
   }

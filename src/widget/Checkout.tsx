@@ -56,8 +56,20 @@ function failureWords(
 ): { title: string; text: string } | null {
   if (step.code === 'bank_declined')
     return { title: messages.bankDeclinedTitle, text: messages.bankDeclinedText };
+  if (step.code === 'transfer_short') {
+    // What arrived and what is missing, when the provider said (the model checked the sums).
+    const { paid } = step;
+    const due = amountDue(step.payment);
+    const sums = paid
+      ? `${fill(messages.shortPaid, {
+          paid: formatMoney(paid, locale),
+          missing: formatMoney({ ...due, amountMinor: due.amountMinor - paid.amountMinor }, locale),
+        })} `
+      : '';
+    return { title: messages.shortTitle, text: sums + messages.shortText };
+  }
   if (step.payment.channel !== 'Card' || card === null)
-    // transfer_short and payment_failed, which nothing tells apart yet (see impliedCause).
+    // payment_failed: the provider gave no reason we know.
     return { title: messages.failedTitle, text: messages.failedText };
   return card
     ? card.cardFailureWords(step.code, card.cardMessages(locale, messages), messages.failedTitle)

@@ -12,10 +12,13 @@ import {
   type PaymentStatus,
   type PaymentView,
   type SessionView,
+  type StatusAnswer,
   type VirtualAccountView,
 } from '../../src/flow/companion';
 import type { Channel } from '../../src/protocol';
 import { settle } from './setup-dom';
+
+type Pushed = (status: PaymentStatus, answer?: StatusAnswer) => void;
 
 /** Server time of every fake answer: an arbitrary instant. */
 export const SERVER_NOW = Date.parse('2025-03-01T10:00:00Z');
@@ -90,7 +93,7 @@ export class FakeCompanion implements HttpCompanion {
   /** Tokens the card chunk sent to /authenticate and /finalize. */
   readonly authenticateCalls: string[] = [];
   readonly finalizeCalls: string[] = [];
-  private watchers = new Set<(status: PaymentStatus) => void>();
+  private watchers = new Set<Pushed>();
 
   answerSession: () => Promise<SessionView> = async () => sessionView();
   answerInitiate: (channel: Channel) => Promise<Initiation> = async (channel) => ({
@@ -136,14 +139,14 @@ export class FakeCompanion implements HttpCompanion {
     return this.answerStatus();
   };
 
-  watch = (_token: string, onStatus: (status: PaymentStatus) => void): (() => void) => {
+  watch = (_token: string, onStatus: Pushed): (() => void) => {
     this.watchers.add(onStatus);
     return () => this.watchers.delete(onStatus);
   };
 
-  /** The webhook arrived: the companion pushes the status to every open watch. */
-  push(status: PaymentStatus): void {
-    for (const onStatus of [...this.watchers]) onStatus(status);
+  /** The webhook arrived: the companion pushes the status (and why it failed) to every watch. */
+  push(status: PaymentStatus, answer?: StatusAnswer): void {
+    for (const onStatus of [...this.watchers]) onStatus(status, answer);
   }
 
   get watching(): number {

@@ -252,6 +252,26 @@ describe('the dialog in French', () => {
     collect();
     cleanup();
 
+    // 2b. A transfer short of the amount (issue 12): what arrived, what is missing.
+    const short = new FakeCompanion();
+    short.answerSession = async () => sessionView({ description });
+    short.answerInitiate = async () => ({
+      token: 'payment-token',
+      payment: paymentView({ virtualAccount: account }),
+    });
+    await renderCheckout({ companion: short, ...french() });
+    await andRedraw(() =>
+      short.push('FAILED', {
+        status: 'FAILED',
+        serverTime: null,
+        reason: 'transfer_short',
+        paid: { amountMinor: 2_000_000, currency: 'NGN' },
+      }),
+    );
+    expect(screen.getByRole('heading', { name: fr.shortTitle })).toBeTruthy();
+    collect();
+    cleanup();
+
     // 3. Expiry.
     const expiring = new FakeCompanion();
     expiring.answerInitiate = async () => ({

@@ -72,6 +72,10 @@ export const en = {
   errorAlreadyPaid: 'This has already been paid. There is nothing more to pay.',
   bankDeclinedTitle: 'Declined by your bank',
   bankDeclinedText: 'Nothing left your account. Try again or pay another way.',
+  shortTitle: 'Transfer short of the amount',
+  shortPaid: '{paid} arrived, {missing} is missing.',
+  shortText:
+    'The payment did not go through. Do not send the rest to this account: contact the shop about the money that arrived.',
   continueTransfer: 'Continue with your bank transfer',
   accountReplaces:
     'This is a new account. It replaces account {old}, which has expired: do not pay into that one.',

@@ -84,6 +84,10 @@ export const fr: Messages = {
   bankDeclinedTitle: 'Refusé par votre banque',
   bankDeclinedText:
     'Aucun montant n’a quitté votre compte. Réessayez ou choisissez un autre moyen de paiement.',
+  shortTitle: 'Virement inférieur au montant',
+  shortPaid: '{paid} sont arrivés, il manque {missing}.',
+  shortText:
+    'Le paiement n’a pas abouti. N’envoyez pas le reste sur ce compte\u00a0: contactez la boutique au sujet de l’argent arrivé.',
   continueTransfer: 'Continuer avec votre virement bancaire',
   accountReplaces:
     'Voici un nouveau compte. Il remplace le compte {old}, qui a expiré\u202f: ne payez plus sur celui-ci.',

@@ -17,6 +17,7 @@ import type {
   PaymentStatus,
   PaymentView,
   SessionView,
+  StatusAnswer,
 } from '../../../src/flow/companion';
 
 // ---------------------------------------------------------------------------------------------
@@ -157,7 +158,7 @@ export class FakeClock implements Clock {
 // The companion
 // ---------------------------------------------------------------------------------------------
 
-export type StatusAnswer = { status: PaymentStatus; serverTime: number | null };
+export type { StatusAnswer };
 export type AuthenticationAnswer = { challengeUrl: string | null };
 export type FinalizationAnswer = { status: PaymentStatus };
 type Target = { order: string } | { link: string };
@@ -171,7 +172,7 @@ export interface Call<A, T> {
 
 export interface Watcher {
   readonly token: string;
-  readonly onStatus: (status: PaymentStatus) => void;
+  readonly onStatus: (status: PaymentStatus, answer?: StatusAnswer) => void;
   unsubscribed: boolean;
 }
 
@@ -224,7 +225,10 @@ export class FakeCompanion implements CompanionPort {
     return promise;
   }
 
-  watch(token: string, onStatus: (status: PaymentStatus) => void): () => void {
+  watch(
+    token: string,
+    onStatus: (status: PaymentStatus, answer?: StatusAnswer) => void,
+  ): () => void {
     const watcher: Watcher = { token, onStatus, unsubscribed: false };
     this.watchers.push(watcher);
     return () => {
