@@ -349,6 +349,9 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
         go({ kind: 'choosing', channels, resume: transferStillOpen() });
       }
     } catch (error) {
+      // A paid link or order still names what it is: the dialog is titled for it (issue 12).
+      const paid = error instanceof CompanionFailure ? error.checkout : null;
+      if (paid && !disposed) session.value = { token: '', channels: [], ...paid };
       if (!disposed) failWith(error, 'session');
     }
   }

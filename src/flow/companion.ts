@@ -9,6 +9,7 @@ import {
   type CheckoutErrorCode,
   type CheckoutViewWire,
   PAYMENT_FAILURE_REASONS,
+  type PaidCheckoutWire,
   type PaymentFailureReason,
   type PaymentViewWire,
   type SessionViewWire,
@@ -143,6 +144,8 @@ export class CompanionFailure extends Error {
     readonly requestId: string | null = null,
     /** With `already_paid` and `payment_pending`: the earlier payment to show or follow. */
     readonly earlier: EarlierPayment | null = null,
+    /** With `already_paid` from the session: what was paid, to title the dialog for it. */
+    readonly checkout: PaidCheckoutWire | null = null,
   ) {
     super(message);
   }
@@ -326,7 +329,18 @@ export function parseFailure(status: number, body: unknown): CompanionFailure {
     clip(error.message, 300) ?? code.slice(0, 300),
     clip(error.requestId, 64),
     mapped === 'already_paid' || mapped === 'payment_pending' ? earlierPayment(body) : null,
+    mapped === 'already_paid' ? paidCheckout(body) : null,
   );
+}
+
+/** What a paid link or order is, checked; none when absent or when it fails a check. */
+function paidCheckout(body: unknown): PaidCheckoutWire | null {
+  try {
+    const given = record(record(body).checkout);
+    return { description: text(given.description, 200), amount: money(given.amount) };
+  } catch {
+    return null;
+  }
 }
 
 /** The earlier payment a refusal carries, checked as any payment is; none when it fails a check. */

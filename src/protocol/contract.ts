@@ -161,4 +161,12 @@ export interface ErrorBodyWire {
   readonly payment?: PaymentViewWire;
   /** With `payment`: the checkout token bound to it, for `/status` and `/events`. */
   readonly token?: string;
+  /**
+   * With `already_paid` from `/session`: what the order or payment link is, so the widget titles
+   * the dialog for it ("Checkout Invoice 0042") rather than a bare "Checkout" (issue 12, item 7).
+   */
+  readonly checkout?: PaidCheckoutWire;
 }
+
+/** What a paid order or payment link is, as `already_paid` from `/session` carries it. */
+export type PaidCheckoutWire = Pick<CheckoutViewWire, 'amount' | 'description'>;

@@ -14,6 +14,7 @@ import {
 import {
   CHECKOUT_ERROR_STATUS,
   type CheckoutErrorCode,
+  type PaidCheckoutWire,
   type PaymentViewWire,
 } from '../protocol/contract';
 
@@ -26,6 +27,8 @@ export interface CheckoutErrorOptions {
   readonly retryAfterSeconds?: number | undefined;
   /** `already_paid` and `payment_pending`: the earlier payment to show or watch, and its token. */
   readonly payment?: { readonly view: PaymentViewWire; readonly token: string } | undefined;
+  /** `already_paid` from `/session`: what was paid, so the dialog is titled for it (issue 12). */
+  readonly checkout?: PaidCheckoutWire | undefined;
 }
 
 export class CheckoutError extends Error {
@@ -35,6 +38,7 @@ export class CheckoutError extends Error {
   readonly issues: readonly string[] | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly payment: CheckoutErrorOptions['payment'];
+  readonly checkout: PaidCheckoutWire | undefined;
 
   constructor(code: CheckoutErrorCode, message: string, options: CheckoutErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -43,6 +47,7 @@ export class CheckoutError extends Error {
     this.issues = options.issues;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.payment = options.payment;
+    this.checkout = options.checkout;
   }
 
   /** The JSON answer for the browser. */
@@ -60,6 +65,7 @@ export class CheckoutError extends Error {
         ...(this.issues ? { issues: this.issues } : {}),
       },
       ...(this.payment ? { payment: this.payment.view, token: this.payment.token } : {}),
+      ...(this.checkout ? { checkout: this.checkout } : {}),
     };
     return new Response(JSON.stringify(body), { status: this.status, headers });
   }

@@ -206,6 +206,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           kind === 'order'
             ? 'This order has already been paid.'
             : 'This payment link has already been paid.',
+          {
+            // What was paid, so the dialog is titled for the link or order, not "Checkout".
+            checkout: {
+              description: resolved.description,
+              amount: { amountMinor: resolved.amountMinor, currency: resolved.currency },
+            },
+          },
         );
       }
       const amount: Money = { amountMinor: resolved.amountMinor, currency: resolved.currency };

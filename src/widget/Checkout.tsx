@@ -184,8 +184,10 @@ export function Checkout(props: CheckoutProps) {
             </span>
           ) : null}
           <h2 id="paydrop-title">{session?.description ?? messages.dialogLabel}</h2>
-          {/* Once paid, "Pay …" above "Payment received" would say the opposite. */}
-          {session && step.kind !== 'succeeded' ? (
+          {/* Once paid, "Pay …" above "Payment received" or "Already paid" would say the opposite. */}
+          {session &&
+          step.kind !== 'succeeded' &&
+          !(step.kind === 'error' && step.code === 'already_paid') ? (
             <p class="total muted">
               {fill(messages.payAmount, { amount: formatMoney(session.amount, locale) })}
             </p>
