@@ -117,7 +117,8 @@ function textsOnScreen(): string[] {
 /** A catalogue's message as the pieces of fixed wording between its placeholders. */
 function pieces(template: string): string[] {
   return template
-    .split(/\{\w+\}/)
+    // copyNames is a list: each of its names is a piece.
+    .split(/\{\w+\}|\|/)
     .map((piece) => piece.trim())
     .filter((piece) => piece !== '');
 }
@@ -209,7 +210,13 @@ describe('the dialog in French', () => {
 
     restore = stubClipboard(async () => {});
     // Each value's own sentence, agreeing with it: « Banque copiée ».
-    for (const what of ['Numéro de compte', 'Montant', 'Banque', 'Titulaire du compte']) {
+    // Each button named as French reads it: « Copier le numéro de compte » (issue 12).
+    for (const what of [
+      'le numéro de compte',
+      'le montant',
+      'le nom de la banque',
+      'le nom du titulaire du compte',
+    ]) {
       await act(async () => {
         fireEvent.click(screen.getByRole('button', { name: `Copier ${what}` }));
         for (let i = 0; i < 10; i++) await Promise.resolve();
@@ -244,7 +251,7 @@ describe('the dialog in French', () => {
     });
     const second = await renderCheckout({ companion: failing, ...french() });
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Copier Montant' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Copier le montant' }));
       for (let i = 0; i < 10; i++) await Promise.resolve();
     });
     collect();
@@ -298,7 +305,11 @@ describe('the dialog in French', () => {
       }),
     });
     await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: fr.newAccount })));
-    expect(screen.getByText(/^Voici un nouveau compte\. Il remplace le compte/)).toBeTruthy();
+    // No-break spaces where French typography and the number want them: « expiré : » keeps its
+    // colon, and « 012 345 6789 » never splits across lines.
+    expect(document.querySelector('.notice')?.textContent).toBe(
+      'Voici un nouveau compte. Il remplace le compte 012\u00a0345\u00a06789, qui a expiré\u00a0: ne payez plus sur celui-ci.',
+    );
     collect();
     cleanup();
 

@@ -23,6 +23,12 @@ export const en = {
   accountNameLabel: 'Account name',
   copy: 'Copy',
   copyLabel: 'Copy {what}',
+  /**
+   * What each copy button names, in the details' order (amount|account number|bank|account
+   * name), for a language whose sentence wants other words than the label (French: « le
+   * numéro de compte »); empty: the labels themselves.
+   */
+  copyNames: '',
   copied: 'Copied',
   copiedAmount: 'Amount copied to the clipboard.',
   copiedAccountNumber: 'Account number copied to the clipboard.',

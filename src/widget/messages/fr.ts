@@ -28,6 +28,7 @@ export const fr: Messages = {
   accountNameLabel: 'Titulaire du compte',
   copy: 'Copier',
   copyLabel: 'Copier {what}',
+  copyNames: 'le montant|le numéro de compte|le nom de la banque|le nom du titulaire du compte',
   copied: 'Copié',
   copiedAmount: 'Montant copié dans le presse-papiers.',
   copiedAccountNumber: 'Numéro de compte copié dans le presse-papiers.',
@@ -90,7 +91,7 @@ export const fr: Messages = {
     'Le paiement n’a pas abouti. N’envoyez pas le reste sur ce compte\u00a0: contactez la boutique au sujet de l’argent arrivé.',
   continueTransfer: 'Continuer avec votre virement bancaire',
   accountReplaces:
-    'Voici un nouveau compte. Il remplace le compte {old}, qui a expiré\u202f: ne payez plus sur celui-ci.',
+    'Voici un nouveau compte. Il remplace le compte {old}, qui a expiré\u00a0: ne payez plus sur celui-ci.',
   expiringSoon:
     'Moins de 2 minutes restantes. Si vous n’avez pas encore envoyé l’argent, attendez un nouveau compte.',
 };

@@ -24,6 +24,8 @@ interface TransferPanelProps {
 
 interface DetailProps {
   readonly term: string;
+  /** What the copy button names, when the language wants other words than `term`. */
+  readonly what?: string | undefined;
   readonly shown: string;
   readonly copied: string;
   /** Said once copied, e.g. `messages.copiedBank`. */
@@ -38,6 +40,7 @@ interface DetailProps {
 /** One line of the account details: a term, its value, and a copy button inside the value. */
 function Detail({
   term,
+  what,
   shown,
   copied,
   copiedText,
@@ -56,7 +59,7 @@ function Detail({
         {spoken ? <span class="visually-hidden">{spoken}</span> : null}
         <CopyButton
           value={copied}
-          what={term}
+          what={what || term}
           copiedText={copiedText}
           messages={messages}
           announce={announce}
@@ -90,13 +93,18 @@ export function TransferPanel({
   const total = amountDue(payment);
   const totalText = formatMoney(total, locale);
   const copyProps = { messages, announce };
+  // « Copier le numéro de compte », not « Copier Numéro de compte » (issue 12).
+  const [amountName, numberName, bankName, nameName] = messages.copyNames.split('|');
   return (
     <>
       <h3 tabIndex={-1} data-step-heading>
         {fill(messages.transferTitle, { amount: totalText })}
       </h3>
       {replaced ? (
-        <p class="notice">{fill(messages.accountReplaces, { old: groupDigits(replaced) })}</p>
+        <p class="notice">
+          {/* No-break spaces: the old number never splits across two lines. */}
+          {fill(messages.accountReplaces, { old: groupDigits(replaced).replace(/ /g, '\u00a0') })}
+        </p>
       ) : null}
       <p class="muted">{messages.transferIntro}</p>
       {payment.fees.amountMinor > 0 ? (
@@ -107,6 +115,7 @@ export function TransferPanel({
       <dl>
         <Detail
           term={messages.amountLabel}
+          what={amountName}
           shown={totalText}
           copied={plainAmount(total)}
           copiedText={messages.copiedAmount}
@@ -114,6 +123,7 @@ export function TransferPanel({
         />
         <Detail
           term={messages.accountNumberLabel}
+          what={numberName}
           shown={groupDigits(account.accountNumber)}
           spoken={spokenDigits(account.accountNumber)}
           copied={account.accountNumber}
@@ -123,6 +133,7 @@ export function TransferPanel({
         />
         <Detail
           term={messages.bankLabel}
+          what={bankName}
           shown={account.bank}
           copied={account.bank}
           copiedText={messages.copiedBank}
@@ -130,6 +141,7 @@ export function TransferPanel({
         />
         <Detail
           term={messages.accountNameLabel}
+          what={nameName}
           shown={account.accountName}
           copied={account.accountName}
           copiedText={messages.copiedAccountName}
