@@ -1,15 +1,17 @@
 /**
  * axe-core over every state a customer can reach, in English and French, light and dark, at 320
  * and 1280 px (issue 12, item 8): the channel list, the card form empty and with its errors, a
- * declined card, the bank's screen, the transfer's account, "leave?", confirming, received, and
- * the expired account. Zero violations of impact moderate or above. Set SHOTS=<folder> to keep a
- * screenshot of each state for a person to look at. Run `npm run build:widget` first.
+ * declined card, the bank's screen, the transfer's account, "leave?", confirming, received, the
+ * expired account, a bank's decline, a transfer short, a lost connection and an account the
+ * provider expired on its own clock. Zero violations of impact moderate or above. Set
+ * SHOTS=<folder> to keep a screenshot of each state for a person to look at. Run
+ * `npm run build:widget` first.
  */
 import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cardMessagesEn, cardMessagesFr } from '../../src/widget/channels/card/messages';
-import { en } from '../../src/widget/messages/en';
+import { en, type Messages } from '../../src/widget/messages/en';
 import { fr } from '../../src/widget/messages/fr';
 import { checkoutOn, openTab, useChromium } from '../helpers/page';
 import { DEFAULT_ORDERS, type Shop, startShop } from '../helpers/shop';
@@ -39,6 +41,17 @@ function shopPage(order: string, locale: 'en' | 'fr'): string {
 }
 
 const checkout = checkoutOn(() => page);
+
+/** What the copy button of the `index`th detail names (French: « le numéro de compte »). */
+function copyName(messages: Messages, index: number): string {
+  const terms = [
+    messages.amountLabel,
+    messages.accountNumberLabel,
+    messages.bankLabel,
+    messages.accountNameLabel,
+  ];
+  return messages.copyNames.split('|')[index] || (terms[index] ?? '');
+}
 const { heading, button, field } = checkout;
 
 /** A state's findings of impact moderate or above, each prefixed with the state's name. */
@@ -96,8 +109,19 @@ for (const locale of ['en', 'fr'] as const) {
           shop = await startShop({
             csp: null,
             // A second tote, for the account that expires after the first is paid.
-            orders: { ...DEFAULT_ORDERS, 'tote-later': { ...TOTE, description: 'Adire tote bag' } },
+            orders: {
+              ...DEFAULT_ORDERS,
+              'tote-later': { ...TOTE, description: 'Adire tote bag' },
+              // One more tote each for the short transfer, the lost connection and the account
+              // the provider expires on its own clock (issue 12).
+              'tote-short': { ...TOTE, description: 'Adire tote bag' },
+              'tote-lost': { ...TOTE, description: 'Adire tote bag' },
+              'tote-provider': { ...TOTE, description: 'Adire tote bag' },
+            },
           });
+          for (const order of ['tote-short', 'tote-lost', 'tote-provider']) {
+            shop.pages.set(`/${order}`, shopPage(order, locale));
+          }
           shop.pages.set('/transfer', shopPage('tote-ngn', locale));
           shop.pages.set('/gbp', shopPage('scarf-gbp', locale));
           shop.pages.set('/bank', shopPage('scarf-bank', locale));
@@ -156,7 +180,7 @@ for (const locale of ['en', 'fr'] as const) {
           await openOn('/transfer');
           await page.locator('paydrop-checkout .account').waitFor();
           await look('6-account');
-          await button(messages.copyLabel.replace('{what}', messages.accountNumberLabel)).click();
+          await button(messages.copyLabel.replace('{what}', copyName(messages, 1))).click();
           await look('7-copied');
           await button(messages.close).click();
           await heading(messages.leaveTitle).waitFor();
@@ -178,6 +202,44 @@ for (const locale of ['en', 'fr'] as const) {
           await heading(messages.expiredTitle).waitFor({ timeout: 10_000 });
           await look('11-expired');
           expect(await stepHeading().count()).toBeGreaterThan(0);
+
+          // Declined at the bank (issue 12): the bank's screen, then the customer says no.
+          await openOn('/bank');
+          await heading(messages.bankTitle).waitFor();
+          // The bank payment of step 5, picked up again (the newest payment is a transfer).
+          const listed = (await (await shop.sandbox('GET', '/__sandbox/payments')).json()) as {
+            payments: Array<{ reference: string; channel: string }>;
+          };
+          const atBank = listed.payments.findLast((each) => each.channel === 'PayByAccount');
+          await shop.sandbox('POST', `/__sandbox/payments/${atBank?.reference}/bank`, {
+            approve: false,
+          });
+          await heading(messages.bankDeclinedTitle).waitFor({ timeout: 10_000 });
+          await look('12-bank-declined');
+
+          // A transfer short of the amount: what arrived, what is missing.
+          await openOn('/tote-short');
+          await page.locator('paydrop-checkout .account').waitFor();
+          const short = await shop.latestPayment();
+          await shop.sandbox('POST', `/__sandbox/payments/${short?.reference}/transfer`, {
+            amount: 20_000,
+          });
+          await heading(messages.shortTitle).waitFor({ timeout: 10_000 });
+          await look('13-transfer-short');
+
+          // The connection to the checkout lost.
+          await page.route('**/api/checkout/session', (route) => route.abort());
+          await openOn('/tote-lost');
+          await checkout.shown(messages.errorNetwork).waitFor({ timeout: 10_000 });
+          await look('14-network-lost');
+          await page.unroute('**/api/checkout/session');
+
+          // The account the provider expires on its own clock: the expired screen, as above.
+          await openOn('/tote-provider');
+          await page.locator('paydrop-checkout .account').waitFor();
+          await shop.sandbox('POST', '/__sandbox/clock', { advanceSeconds: 31 * 60 });
+          await heading(messages.expiredTitle).waitFor({ timeout: 10_000 });
+          await look('15-expired-by-provider');
 
           expect(findings).toEqual([]);
         });
