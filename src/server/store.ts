@@ -75,6 +75,146 @@ export interface MemoryStoreOptions {
   readonly streamTtlMs?: number;
 }
 
+/** A job of the memory store's queue; `seq` changes with every schedule or claim. */
+interface MemoryJob {
+  value: unknown;
+  dueAt: number;
+  attempts: number;
+  owner: string;
+  leasedUntil: number;
+  seq: number;
+}
+
+/** A place in one of a queue's heaps; stale once its job's `seq` has moved on. */
+interface HeapEntry {
+  readonly at: number;
+  readonly seq: number;
+  readonly key: string;
+}
+
+/** A binary min-heap of entries by time, then by age (seq), so that equal times keep order. */
+class EntryHeap {
+  readonly items: HeapEntry[] = [];
+  private before(a: HeapEntry, b: HeapEntry): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  }
+  get size(): number {
+    return this.items.length;
+  }
+  peek(): HeapEntry | undefined {
+    return this.items[0];
+  }
+  push(entry: HeapEntry): void {
+    const items = this.items;
+    let index = items.push(entry) - 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      const above = items[parent] as HeapEntry;
+      if (!this.before(entry, above)) break;
+      items[index] = above;
+      index = parent;
+    }
+    items[index] = entry;
+  }
+  pop(): HeapEntry | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (top === undefined || last === undefined || items.length === 0) return top;
+    let index = 0;
+    for (;;) {
+      const left = 2 * index + 1;
+      if (left >= items.length) break;
+      const right = left + 1;
+      const child =
+        right < items.length && this.before(items[right] as HeapEntry, items[left] as HeapEntry)
+          ? right
+          : left;
+      if (!this.before(items[child] as HeapEntry, last)) break;
+      items[index] = items[child] as HeapEntry;
+      index = child;
+    }
+    items[index] = last;
+    return top;
+  }
+  clear(): void {
+    this.items.length = 0;
+  }
+}
+
+/**
+ * One queue of the memory store. Jobs by key, and two heaps so that a claim costs O(k log n) for
+ * k jobs rather than a scan of every job: jobs waiting for their time by due time, and leased
+ * jobs by the end of their lease (back to the first heap once it has run out). A schedule, claim
+ * or finish leaves the job's old heap entry behind, stale (its seq no longer the job's): skipped
+ * when met, and dropped when the heaps grow past twice the jobs.
+ */
+class MemoryQueue {
+  readonly jobs = new Map<string, MemoryJob>();
+  private readonly waiting = new EntryHeap();
+  private readonly leased = new EntryHeap();
+  private seq = 0;
+
+  schedule(key: string, value: unknown, dueAt: number): void {
+    const attempts = this.jobs.get(key)?.attempts ?? 0;
+    const job: MemoryJob = { value, dueAt, attempts, owner: '', leasedUntil: 0, seq: ++this.seq };
+    this.jobs.set(key, job);
+    this.waiting.push({ at: dueAt, seq: job.seq, key });
+    this.compact();
+  }
+
+  claim(owner: string, time: number, limit: number, leaseMs: number): ScheduledJob[] {
+    // Leases run out: their jobs wait again, by due time.
+    for (let top = this.leased.peek(); top && top.at <= time; top = this.leased.peek()) {
+      this.leased.pop();
+      const job = this.jobs.get(top.key);
+      if (job?.seq === top.seq) this.waiting.push({ at: job.dueAt, seq: job.seq, key: top.key });
+    }
+    const claimed: ScheduledJob[] = [];
+    // Due but still leased at `time`: only when claims come with a clock that went back.
+    const later: HeapEntry[] = [];
+    while (claimed.length < limit) {
+      const top = this.waiting.peek();
+      if (!top || top.at > time) break;
+      this.waiting.pop();
+      const job = this.jobs.get(top.key);
+      if (job?.seq !== top.seq) continue;
+      if (job.leasedUntil > time) {
+        later.push(top);
+        continue;
+      }
+      claimed.push({ key: top.key, value: job.value, dueAt: job.dueAt, attempts: job.attempts });
+      job.attempts += 1;
+      job.owner = owner;
+      job.leasedUntil = time + leaseMs;
+      job.seq = ++this.seq;
+      this.leased.push({ at: job.leasedUntil, seq: job.seq, key: top.key });
+    }
+    for (const entry of later) this.waiting.push(entry);
+    return claimed;
+  }
+
+  finish(key: string): void {
+    this.jobs.delete(key);
+    this.compact();
+  }
+
+  /** Drops stale entries once they outnumber the jobs, so the heaps stay within 2n. */
+  private compact(): void {
+    if (this.waiting.size + this.leased.size <= 2 * this.jobs.size + 64) return;
+    this.waiting.clear();
+    this.leased.clear();
+    for (const [key, job] of this.jobs) {
+      if (job.leasedUntil > 0 && job.owner !== '')
+        this.leased.push({ at: job.leasedUntil, seq: job.seq, key });
+      else this.waiting.push({ at: job.dueAt, seq: job.seq, key });
+    }
+  }
+}
+
+/** Entries looked at for expiry per write: the whole store in n / SWEEP_STEP writes. */
+const SWEEP_STEP = 4;
+
 /** The default store: one process, no timers (expiry is checked on access). */
 export function createMemoryStore(
   options: MemoryStoreOptions = {},
@@ -85,34 +225,44 @@ export function createMemoryStore(
   const values = new Map<string, { value: unknown; expiresAt: number }>();
   const streams = new Map<string, { next: number; events: StoredEvent[]; expiresAt: number }>();
   const listeners = new Map<string, Set<(event: StoredEvent) => void>>();
-  const queues = new Map<
-    string,
-    Map<
-      string,
-      { value: unknown; dueAt: number; attempts: number; owner: string; leasedUntil: number }
-    >
-  >();
+  const queues = new Map<string, MemoryQueue>();
   const leases = new Map<string, { owner: string; until: number }>();
 
-  function queue(name: string) {
+  function queue(name: string): MemoryQueue {
     let jobs = queues.get(name);
     if (!jobs) {
-      jobs = new Map();
+      jobs = new MemoryQueue();
       queues.set(name, jobs);
     }
     return jobs;
   }
 
-  function sweep(): void {
-    const time = now();
-    for (const [key, entry] of values) if (entry.expiresAt <= time) values.delete(key);
-    for (const [key, stream] of streams)
-      if (stream.expiresAt <= time && !listeners.has(key)) streams.delete(key);
-  }
-  let writes = 0;
+  // Expiry is swept a few entries per write, resuming where the last write stopped (a Map's
+  // iterator survives deletes and sees what is added), so no single write pays for the whole
+  // store and memory stays bounded without a timer to leak.
+  let valueCursor: Iterator<[string, { value: unknown; expiresAt: number }]> | undefined;
+  let streamCursor:
+    | Iterator<[string, { next: number; events: StoredEvent[]; expiresAt: number }]>
+    | undefined;
   function maybeSweep(): void {
-    // An occasional sweep keeps memory bounded without a timer to leak.
-    if (++writes % 256 === 0) sweep();
+    const time = now();
+    for (let step = 0; step < SWEEP_STEP; step++) {
+      valueCursor ??= values.entries();
+      const next = valueCursor.next();
+      if (next.done) {
+        valueCursor = undefined;
+        break;
+      }
+      const [key, entry] = next.value;
+      if (entry.expiresAt <= time) values.delete(key);
+    }
+    streamCursor ??= streams.entries();
+    const next = streamCursor.next();
+    if (next.done) streamCursor = undefined;
+    else {
+      const [key, stream] = next.value;
+      if (stream.expiresAt <= time && !listeners.has(key)) streams.delete(key);
+    }
   }
 
   function live(key: string) {
@@ -170,29 +320,16 @@ export function createMemoryStore(
       };
     },
     async schedule(name, key, value, dueAt) {
-      const jobs = queue(name);
-      const attempts = jobs.get(key)?.attempts ?? 0;
-      jobs.set(key, { value, dueAt, attempts, owner: '', leasedUntil: 0 });
+      queue(name).schedule(key, value, dueAt);
     },
     async claim(name, owner, time, limit, leaseMs) {
-      const claimed: ScheduledJob[] = [];
-      const due = [...(queues.get(name) ?? [])]
-        .filter(([, job]) => job.dueAt <= time && job.leasedUntil <= time)
-        .sort((a, b) => a[1].dueAt - b[1].dueAt)
-        .slice(0, Math.max(0, limit));
-      for (const [key, job] of due) {
-        claimed.push({ key, value: job.value, dueAt: job.dueAt, attempts: job.attempts });
-        job.attempts += 1;
-        job.owner = owner;
-        job.leasedUntil = time + leaseMs;
-      }
-      return claimed;
+      return queues.get(name)?.claim(owner, time, Math.max(0, Math.floor(limit)), leaseMs) ?? [];
     },
     async finish(name, key) {
-      queues.get(name)?.delete(key);
+      queues.get(name)?.finish(key);
     },
     async pending(name) {
-      return queues.get(name)?.size ?? 0;
+      return queues.get(name)?.jobs.size ?? 0;
     },
     async lease(name, owner, ttlMs) {
       const time = now();
