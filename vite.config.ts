@@ -7,8 +7,9 @@ import { defineConfig, type Plugin, type UserConfig } from 'vite';
  * - default: dist/paydrop.js, the script-tag bundle (IIFE, defines window.Paydrop), minified;
  * - chunks: the script tag's lazily loaded parts beside it: paydrop-fr.js (French),
  *   paydrop-card.js (card entry) and paydrop-qr.js (QR codes), each built to take the page's
- *   Preact and signals, paydrop-return.js (the bank redirect and the way back) and
- *   paydrop-declarative.js (what a click on a data-paydrop-* element does);
+ *   Preact and signals, paydrop-return.js (the bank redirect and the way back),
+ *   paydrop-declarative.js (what a click on a data-paydrop-* element does) and
+ *   paydrop-outcomes.js (the words of a payment that did not go through);
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`;
  * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers, the
  *   Node adapters dist/server-node.js, and the stores dist/server-sqlite.js and dist/server-redis.js:
@@ -99,6 +100,7 @@ export default defineConfig(({ mode }): UserConfig => {
             'paydrop-qr': 'src/widget/script-chunks/qr.ts',
             'paydrop-return': 'src/widget/return/index.ts',
             'paydrop-declarative': 'src/widget/declarative-core.ts',
+            'paydrop-outcomes': 'src/widget/outcomes/index.ts',
           },
           formats: ['es'],
           fileName: (_format, name) => `${name}.js`,

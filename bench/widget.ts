@@ -31,6 +31,10 @@ const LAZY: Readonly<Record<string, string>> = {
   'dist/paydrop-chunkhost.js':
     'with the card or QR chunk: hands them the page’s Preact and signals',
   'dist/paydrop-contract.js': 'with the card or return chunk: the companion’s paths and parameter',
+  'dist/paydrop-outcomes.js':
+    'when a payment did not go through, an order cannot be paid, or an account’s last two minutes begin',
+  'dist/paydrop-localtexts.js':
+    'with the card, QR or outcomes chunk: picks their texts for the language, the merchant’s on top',
 };
 
 async function sizes(): Promise<void> {

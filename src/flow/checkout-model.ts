@@ -17,7 +17,6 @@ import {
 } from './channels';
 import {
   type BankPhase,
-  type CardDraft,
   type CheckoutResult,
   type CheckoutStep,
   type FailureCode,
@@ -91,7 +90,6 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   const outcome = signal<CheckoutResult | null>(null);
   let disposed = false;
   let lastChannel: Channel | null = null;
-  let cardDraft: CardDraft | null = null;
   /**
    * The transfer account shown for this order while it can still be paid into (issue 12): the
    * customer may look at another way to pay and come back to it until it expires.
@@ -380,16 +378,6 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     /** "Try again" after a failed payment: a new one by the same channel. */
     tryAgain(): void {
       if (step.peek().kind === 'failed') void start(lastChannel ?? undefined);
-    },
-
-    /** The card form's details (never the security code), kept for the next attempt. */
-    keepCard(draft: CardDraft | null): void {
-      cardDraft = draft;
-    },
-
-    /** What the card form showed at the last attempt, to fill it again. */
-    keptCard(): CardDraft | null {
-      return cardDraft;
     },
 
     /** The token of the payment under way, for picking it up after a full-page redirect. */

@@ -1,16 +1,16 @@
 import { type ReadonlySignal, type Signal, useSignal } from '@preact/signals';
 import { type ComponentChildren, type ComponentType, Fragment, h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { CardChunk } from '#chunks';
+import type { OutcomesChunk } from '#chunks';
 import type { CheckoutModel, CheckoutResult, CheckoutStep } from '../flow/checkout-model';
 import type { CustomerDetails, HttpCompanion } from '../flow/companion';
 import { CHANNEL_REGISTRY, type PanelContext, type PanelProps } from './channels';
 import type { BankWindow } from './channels/bank/bank-window';
-import { WithCard } from './channels/card/CardPanel';
 import { fill, type Messages } from './messages';
 import { ChannelPicker } from './ui/ChannelPicker';
 import { amountDue, formatMoney } from './ui/format';
 import { Waiting } from './ui/Lazy';
+import { askOutcomes, outcomes } from './ui/outcomes';
 
 interface CheckoutProps {
   readonly model: CheckoutModel;
@@ -24,56 +24,30 @@ interface CheckoutProps {
   readonly onDone: (result: CheckoutResult) => void;
 }
 
-function errorText(step: Extract<CheckoutStep, { kind: 'error' }>, messages: Messages): string {
-  switch (step.code) {
-    case 'network':
-    case 'timeout':
-      return messages.errorNetwork;
-    case 'unavailable':
-    case 'rate_limited':
-      return messages.errorUnavailable;
-    case 'order_not_found':
-      return messages.errorNotFound;
-    case 'no_channels':
-      return messages.errorNoChannels;
-    case 'already_paid':
-      return messages.errorAlreadyPaid;
-    default:
-      return messages.errorGeneric;
-  }
+/** Whether a step's words are in the outcomes chunk: a lost connection's never are. */
+function needsOutcomes(step: CheckoutStep): boolean {
+  return (
+    step.kind === 'failed' ||
+    step.kind === 'expired' ||
+    (step.kind === 'error' && step.code !== 'network' && step.code !== 'timeout')
+  );
 }
 
 /**
- * The failure screen's title and text, one pair per cause (issue 12): why, and where the money
- * is. A card's causes and its "not charged" come from the card chunk (cardFailureWords), which
- * a card payment has always loaded; null while it is not here.
+ * The title and text of a failed, expired or error step: a lost connection's from the dialog's
+ * catalogue (they must show offline), the others' from the outcomes chunk, or "something went
+ * wrong" when it could not be loaded; undefined while it loads.
  */
-function failureWords(
-  step: Extract<CheckoutStep, { kind: 'failed' }>,
+function endingWords(
+  step: CheckoutStep,
   messages: Messages,
   locale: string,
-  card?: CardChunk | null,
-): { title: string; text: string } | null {
-  if (step.code === 'bank_declined')
-    return { title: messages.bankDeclinedTitle, text: messages.bankDeclinedText };
-  if (step.code === 'transfer_short') {
-    // What arrived and what is missing, when the provider said (the model checked the sums).
-    const { paid } = step;
-    const due = amountDue(step.payment);
-    const sums = paid
-      ? `${fill(messages.shortPaid, {
-          paid: formatMoney(paid, locale),
-          missing: formatMoney({ ...due, amountMinor: due.amountMinor - paid.amountMinor }, locale),
-        })} `
-      : '';
-    return { title: messages.shortTitle, text: sums + messages.shortText };
-  }
-  if (step.payment.channel !== 'Card' || card === null)
-    // payment_failed: the provider gave no reason we know.
-    return { title: messages.failedTitle, text: messages.failedText };
-  return card
-    ? card.cardFailureWords(step.code, card.cardMessages(locale, messages), messages.failedTitle)
-    : null;
+  chunk: OutcomesChunk | null | undefined,
+): { title: string; text: string } | undefined {
+  if (!needsOutcomes(step)) return { title: messages.errorTitle, text: messages.errorNetwork };
+  if (chunk === undefined) return undefined;
+  const known = chunk?.outcomeWords(step, chunk.outcomeMessages(locale, messages), locale);
+  return { title: known?.title ?? messages.errorTitle, text: known?.text ?? messages.errorGeneric };
 }
 
 function milestoneAnnouncement(minutes: number | null, messages: Messages): string {
@@ -95,17 +69,20 @@ interface Flash {
 function Announcer(props: {
   readonly model: CheckoutModel;
   readonly messages: Messages;
+  readonly locale: string;
   readonly flash: ReadonlySignal<Flash | null>;
   readonly stepKey: string;
 }) {
-  const { model, messages, flash, stepKey } = props;
+  const { model, messages, locale, flash, stepKey } = props;
   const step = model.step.value;
   const milestone = model.milestone.value;
   const said = flash.value;
   const text =
     (said && said.stepKey === stepKey && said.milestone === milestone ? said.text : '') ||
     milestoneAnnouncement(milestone, messages) ||
-    (step.kind === 'error' ? errorText(step, messages) : '');
+    (step.kind === 'error'
+      ? (endingWords(step, messages, locale, outcomes.value)?.text ?? '')
+      : '');
   return (
     <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
       {text}
@@ -124,7 +101,9 @@ export function Checkout(props: CheckoutProps) {
   // the countdown's tick and the live region are read further down, where they are shown.
   const step = model.step.value;
   const session = model.session.value;
-  const stepKey = `${step.kind}:${'phase' in step ? step.phase : ''}:${leaving.value}`;
+  // A failed or expired screen waits for its words; their arrival is a new screen to focus.
+  const ending = needsOutcomes(step) ? askOutcomes() : undefined;
+  const stepKey = `${step.kind}:${'phase' in step ? step.phase : ''}:${leaving.value}:${ending !== undefined}`;
   const shownKey = useRef(stepKey);
   shownKey.current = stepKey;
   /** The control that had focus when "Leave the checkout?" was asked: "Stay" goes back to it. */
@@ -210,6 +189,7 @@ export function Checkout(props: CheckoutProps) {
             customer={customer}
             announce={announce}
             onDone={onDone}
+            outcomes={ending}
           />
         </div>
         {leaving.value ? (
@@ -220,7 +200,13 @@ export function Checkout(props: CheckoutProps) {
           />
         ) : null}
       </div>
-      <Announcer model={model} messages={messages} flash={flash} stepKey={stepKey} />
+      <Announcer
+        model={model}
+        messages={messages}
+        locale={locale}
+        flash={flash}
+        stepKey={stepKey}
+      />
     </dialog>
   );
 }
@@ -258,7 +244,8 @@ function LeaveQuestion(props: {
 
 /** One final screen: an optional mark, the heading that takes focus, what happened, what next. */
 function Outcome(props: {
-  readonly mark?: { readonly tone: 'good' | 'bad'; readonly symbol: string } | undefined;
+  /** A tick for a success, an exclamation mark for a failure. */
+  readonly mark?: 'good' | 'bad' | undefined;
   readonly title: string;
   readonly text: string;
   readonly children: ComponentChildren;
@@ -267,8 +254,8 @@ function Outcome(props: {
   return (
     <div class="state">
       {mark ? (
-        <div class={`mark ${mark.tone}`} aria-hidden="true">
-          {mark.symbol}
+        <div class={`mark ${mark}`} aria-hidden="true">
+          {mark === 'good' ? '✓' : '!'}
         </div>
       ) : null}
       <h3 tabIndex={-1} data-step-heading>
@@ -290,6 +277,8 @@ interface StepViewProps {
   readonly customer?: CustomerDetails | undefined;
   readonly announce: (text: string) => void;
   readonly onDone: (result: CheckoutResult) => void;
+  /** The outcomes chunk, at a failed or expired step (see `outcomes`). */
+  readonly outcomes?: OutcomesChunk | null | undefined;
 }
 
 function OtherMethod({ model, messages }: { model: CheckoutModel; messages: Messages }) {
@@ -301,7 +290,8 @@ function OtherMethod({ model, messages }: { model: CheckoutModel; messages: Mess
 }
 
 function StepView(props: StepViewProps) {
-  const { step, model, messages, locale, bank, companion, customer, announce, onDone } = props;
+  const { step, model, messages, locale, bank, companion, customer, announce, onDone, outcomes } =
+    props;
   const done = () => onDone(model.resultIfClosed());
   const context: PanelContext = {
     model,
@@ -352,7 +342,7 @@ function StepView(props: StepViewProps) {
     case 'succeeded':
       return (
         <Outcome
-          mark={{ tone: 'good', symbol: '✓' }}
+          mark="good"
           title={messages.succeededTitle}
           text={fill(messages.succeededText, {
             amount: formatMoney(amountDue(step.payment), locale),
@@ -363,47 +353,36 @@ function StepView(props: StepViewProps) {
           </button>
         </Outcome>
       );
-    case 'failed': {
-      const failed = (card?: CardChunk | null) => {
-        const words = failureWords(step, messages, locale, card);
-        return words ? (
-          <Outcome mark={{ tone: 'bad', symbol: '!' }} title={words.title} text={words.text}>
+    default: {
+      // failed, expired, error: what happened, and what the customer can do now.
+      const words = endingWords(step, messages, locale, outcomes);
+      if (!words) return <Waiting text={messages.loading} />;
+      return (
+        <Outcome
+          mark={step.kind === 'failed' ? 'bad' : undefined}
+          title={words.title}
+          text={words.text}
+        >
+          {step.kind === 'failed' ? (
             <div class="actions">
               <button type="button" class="primary" onClick={() => model.tryAgain()}>
                 {messages.tryAgain}
               </button>
-              <OtherMethod model={model} messages={messages} />
+              {context.other}
               <button type="button" class="secondary" onClick={done}>
                 {messages.close}
               </button>
             </div>
-          </Outcome>
-        ) : (
-          <WithCard messages={messages}>{failed}</WithCard>
-        );
-      };
-      return failed();
-    }
-    case 'expired':
-      return (
-        <Outcome title={messages.expiredTitle} text={messages.expiredText}>
-          <div class="actions">
-            <button type="button" class="primary" onClick={() => model.newAccount()}>
-              {messages.newAccount}
-            </button>
-            <OtherMethod model={model} messages={messages} />
-          </div>
-        </Outcome>
-      );
-    case 'error':
-      return (
-        <Outcome
-          title={step.code === 'already_paid' ? messages.alreadyPaidTitle : messages.errorTitle}
-          text={errorText(step, messages)}
-        >
-          {step.code === 'no_channels' ||
-          step.code === 'order_not_found' ||
-          step.code === 'already_paid' ? (
+          ) : step.kind === 'expired' ? (
+            <div class="actions">
+              <button type="button" class="primary" onClick={() => model.newAccount()}>
+                {messages.newAccount}
+              </button>
+              {context.other}
+            </div>
+          ) : step.code === 'no_channels' ||
+            step.code === 'order_not_found' ||
+            step.code === 'already_paid' ? (
             // Nothing to try again: a way out that needs no hunting for the ×.
             <button type="button" class="secondary" onClick={done}>
               {messages.close}
@@ -413,10 +392,11 @@ function StepView(props: StepViewProps) {
               <button type="button" class="primary" onClick={() => model.retry()}>
                 {messages.tryAgain}
               </button>
-              {step.retry === 'initiate' ? <OtherMethod model={model} messages={messages} /> : null}
+              {step.retry === 'initiate' ? context.other : null}
             </div>
           )}
         </Outcome>
       );
+    }
   }
 }

@@ -11,51 +11,27 @@ import type * as Signals from '@preact/signals';
 import type * as Preact from 'preact';
 import type * as Hooks from 'preact/hooks';
 
-/** Everything of Preact, its hooks and signals that a chunk may import. */
+/**
+ * What of Preact, its hooks and signals the chunks import: only this, so the main bundle hands
+ * over nothing they do not use (a chunk importing anything else fails to build, by design).
+ */
 export interface HostModules {
   readonly h: typeof Preact.h;
-  readonly Fragment: typeof Preact.Fragment;
   readonly useRef: typeof Hooks.useRef;
-  readonly useMemo: typeof Hooks.useMemo;
   readonly useLayoutEffect: typeof Hooks.useLayoutEffect;
   readonly signal: typeof Signals.signal;
-  readonly computed: typeof Signals.computed;
-  readonly effect: typeof Signals.effect;
-  readonly batch: typeof Signals.batch;
-  readonly untracked: typeof Signals.untracked;
   readonly useSignal: typeof Signals.useSignal;
-  readonly useComputed: typeof Signals.useComputed;
 }
 
 // biome-ignore-start lint/style/useConst: assigned once, by adopt, before any chunk code runs.
 export let h: HostModules['h'];
-export let Fragment: HostModules['Fragment'];
 export let useRef: HostModules['useRef'];
-export let useMemo: HostModules['useMemo'];
 export let useLayoutEffect: HostModules['useLayoutEffect'];
 export let signal: HostModules['signal'];
-export let computed: HostModules['computed'];
-export let effect: HostModules['effect'];
-export let batch: HostModules['batch'];
-export let untracked: HostModules['untracked'];
 export let useSignal: HostModules['useSignal'];
-export let useComputed: HostModules['useComputed'];
 // biome-ignore-end lint/style/useConst: assigned once, by adopt.
 
 /** Takes the page's Preact and signals; called by chunks-script.ts as the chunk arrives. */
 export function adopt(host: HostModules): void {
-  ({
-    h,
-    Fragment,
-    useRef,
-    useMemo,
-    useLayoutEffect,
-    signal,
-    computed,
-    effect,
-    batch,
-    untracked,
-    useSignal,
-    useComputed,
-  } = host);
+  ({ h, useRef, useLayoutEffect, signal, useSignal } = host);
 }

@@ -4,38 +4,17 @@
  * chunks bring no Preact of their own: each is handed this bundle's Preact, hooks and signals
  * (chunk-host.ts) before it renders, so there is one renderer and one signal graph on the page.
  */
-import {
-  batch,
-  computed,
-  effect,
-  signal,
-  untracked,
-  useComputed,
-  useSignal,
-} from '@preact/signals';
-import { Fragment, h } from 'preact';
-import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import { signal, useSignal } from '@preact/signals';
+import { h } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { HostModules } from './chunk-host';
-import type { CardChunk, DeclarativeChunk, QrChunk } from './chunks';
+import type { CardChunk, DeclarativeChunk, OutcomesChunk, QrChunk } from './chunks';
 import type { Messages } from './messages/en';
 
 // Read while the script runs: document.currentScript is only set then.
 const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 
-const HOST: HostModules = {
-  h,
-  Fragment,
-  useRef,
-  useMemo,
-  useLayoutEffect,
-  signal,
-  computed,
-  effect,
-  batch,
-  untracked,
-  useSignal,
-  useComputed,
-};
+const HOST: HostModules = { h, useRef, useLayoutEffect, signal, useSignal };
 
 function chunk<T>(file: string): Promise<T> {
   return import(/* @vite-ignore */ new URL(file, scriptUrl || document.baseURI).href) as Promise<T>;
@@ -59,6 +38,10 @@ export function loadCardChunk(): Promise<CardChunk> {
 
 export function loadQrChunk(): Promise<QrChunk> {
   return hosted('paydrop-qr.js');
+}
+
+export function loadOutcomesChunk(): Promise<OutcomesChunk> {
+  return chunk('paydrop-outcomes.js');
 }
 
 export function loadReturnChunk(): Promise<typeof import('./return')> {

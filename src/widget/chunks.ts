@@ -5,17 +5,17 @@
  */
 import type { Messages } from './messages/en';
 
-/** What the card chunk gives the dialog: the card step, and a card failure's words. */
-export type CardChunk = Pick<
-  typeof import('./channels/card/chunk'),
-  'CardStep' | 'cardMessages' | 'cardFailureWords'
->;
+/** What the card chunk gives the dialog: the card step. */
+export type CardChunk = Pick<typeof import('./channels/card/chunk'), 'CardStep'>;
 
 /** What the declarative chunk gives the script tag's click listener (src/embed.ts). */
 export type DeclarativeChunk = typeof import('./declarative-core');
 
+/** What the outcomes chunk gives the dialog: the words of a failed or expired payment. */
+export type OutcomesChunk = Pick<typeof import('./outcomes'), 'outcomeMessages' | 'outcomeWords'>;
+
 /** What the QR chunk gives the bank panel. */
-export type QrChunk = Pick<typeof import('./qr'), 'QrCode'>;
+export type QrChunk = Pick<typeof import('./qr'), 'QrCode' | 'qrMessages'>;
 
 export function loadFrench(): Promise<Messages> {
   return import('./messages/fr').then((module) => module.fr);
@@ -27,6 +27,10 @@ export function loadCardChunk(): Promise<CardChunk> {
 
 export function loadQrChunk(): Promise<QrChunk> {
   return import('./qr');
+}
+
+export function loadOutcomesChunk(): Promise<OutcomesChunk> {
+  return import('./outcomes');
 }
 
 export function loadReturnChunk(): Promise<typeof import('./return')> {

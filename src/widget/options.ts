@@ -6,6 +6,8 @@ import type { CheckoutResult, CheckoutStep, PaymentSummary } from '../flow/check
 import type { Channel } from '../protocol/types';
 import type { CardMessages } from './channels/card/messages';
 import type { Messages } from './messages';
+import type { OutcomeMessages } from './outcomes/messages';
+import type { QrMessages } from './qr/messages';
 
 export interface CheckoutEvent {
   readonly type: 'step';
@@ -39,7 +41,7 @@ export interface OpenOptions {
   /** BCP 47 locale for texts and amounts, e.g. 'fr' or 'en-NG'. Default: the page's language. */
   readonly locale?: string;
   /** Your own wording for any message. */
-  readonly messages?: Partial<Messages & CardMessages>;
+  readonly messages?: Partial<Messages & CardMessages & OutcomeMessages & QrMessages>;
   /** The payment is confirmed by the provider. */
   readonly onSuccess?: (payment: PaymentSummary) => void;
   /** The payment failed, or the checkout could not continue. */

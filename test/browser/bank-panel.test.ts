@@ -11,6 +11,7 @@ import type { PaymentView } from '../../src/flow/companion';
 import type { BankWindow } from '../../src/widget/channels/bank/bank-window';
 import { en } from '../../src/widget/messages/en';
 import { drawQr } from '../../src/widget/qr';
+import { qrMessagesEn } from '../../src/widget/qr/messages';
 import { axeViolations } from './axe';
 import { andRedraw, renderCheckout } from './checkout-harness';
 import { channels, FakeClock, FakeCompanion, FakePopup, paymentView, sessionView } from './fakes';
@@ -62,6 +63,7 @@ async function renderPanel(phase: BankPhase, other: ComponentChildren = null) {
       payment,
       phase,
       messages: en,
+      locale: 'en',
       bank: bank as Partial<BankWindow> as BankWindow,
       other,
     }),
@@ -137,24 +139,24 @@ describe('"Pay on your phone instead"', () => {
     expect(container.querySelector('svg')).toBeNull();
 
     fireEvent.click(button('Pay on your phone instead'));
-    const qr = await screen.findByRole('img', { name: en.qrLabel });
+    const qr = await screen.findByRole('img', { name: qrMessagesEn.qrLabel });
     expect(loadQrChunk).toHaveBeenCalledTimes(1);
     expect(qr.tagName.toLowerCase()).toBe('svg');
     expect(qr.classList.contains('qr')).toBe(true);
     // The very drawing of the bank's link, so a phone camera opens the same authorisation.
     expect(qr.querySelector('path')?.getAttribute('d')).toBe(drawQr(AUTH_URL).path);
-    expect(screen.getByText(en.phoneText)).toBeTruthy();
+    expect(screen.getByText(qrMessagesEn.phoneText)).toBeTruthy();
     // The button stays where it was, so the keyboard's focus stays on it; pressing it again
     // draws nothing more.
     expect(button('Continue to your bank')).toBeTruthy();
     fireEvent.click(button('Pay on your phone instead'));
-    expect(screen.getAllByRole('img', { name: en.qrLabel })).toHaveLength(1);
+    expect(screen.getAllByRole('img', { name: qrMessagesEn.qrLabel })).toHaveLength(1);
   });
 
   it('passes axe with the QR code shown', async () => {
     const { container } = await renderPanel('closed');
     fireEvent.click(button('Pay on your phone instead'));
-    await screen.findByRole('img', { name: en.qrLabel });
+    await screen.findByRole('img', { name: qrMessagesEn.qrLabel });
     expect(await axeViolations(container)).toEqual([]);
   });
 
@@ -166,7 +168,7 @@ describe('"Pay on your phone instead"', () => {
     // Back to the offer, with no code and no spinner left behind.
     expect(container.querySelector('.spinner, svg')).toBeNull();
     fireEvent.click(again);
-    expect(await screen.findByRole('img', { name: en.qrLabel })).toBeTruthy();
+    expect(await screen.findByRole('img', { name: qrMessagesEn.qrLabel })).toBeTruthy();
     expect(loadQrChunk).toHaveBeenCalledTimes(2);
   });
 

@@ -7,6 +7,7 @@ import { options } from 'preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompanionFailure, type CompanionFailureCode } from '../../src/flow/companion';
 import { en } from '../../src/widget/messages/en';
+import { outcomeMessagesEn } from '../../src/widget/outcomes/messages';
 import { axeViolations } from './axe';
 import { andRedraw, dialog, liveRegion, renderCheckout } from './checkout-harness';
 import {
@@ -284,9 +285,10 @@ describe('the outcome', () => {
   it('a pushed FAILED shows "Payment not completed" with Try again, which starts over', async () => {
     const { companion, onDone } = await renderCheckout();
     await andRedraw(() => companion.push('FAILED'));
+    // Its words arrive with the outcomes chunk; focus then moves to its heading.
+    expect(await screen.findByText(outcomeMessagesEn.failedText)).toBeTruthy();
     expect(document.activeElement).toBe(heading('Payment not completed'));
     expect(liveRegion().textContent).toBe('');
-    expect(screen.getByText(en.failedText)).toBeTruthy();
 
     await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Try again' })));
     expect(companion.sessionCalls).toHaveLength(2);

@@ -6,10 +6,11 @@ import { act, cleanup, fireEvent, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCardActions } from '../../src/flow/channels';
 import { CompanionFailure, type CompanionFailureCode } from '../../src/flow/companion';
-import { cardMessagesFr } from '../../src/widget/channels/card/messages';
 import { fill, loadMessages, type Messages } from '../../src/widget/messages';
 import { en, type MessageKey } from '../../src/widget/messages/en';
 import { fr } from '../../src/widget/messages/fr';
+import { outcomeMessagesFr } from '../../src/widget/outcomes/messages';
+import { qrMessagesFr } from '../../src/widget/qr/messages';
 import { andRedraw, renderCheckout } from './checkout-harness';
 import {
   channels,
@@ -116,11 +117,13 @@ function textsOnScreen(): string[] {
 
 /** A catalogue's message as the pieces of fixed wording between its placeholders. */
 function pieces(template: string): string[] {
-  return template
-    // copyNames is a list: each of its names is a piece.
-    .split(/\{\w+\}|\|/)
-    .map((piece) => piece.trim())
-    .filter((piece) => piece !== '');
+  return (
+    template
+      // copyNames is a list: each of its names is a piece.
+      .split(/\{\w+\}|\|/)
+      .map((piece) => piece.trim())
+      .filter((piece) => piece !== '')
+  );
 }
 
 function containsPiece(text: string, piece: string): boolean {
@@ -275,7 +278,7 @@ describe('the dialog in French', () => {
         paid: { amountMinor: 2_000_000, currency: 'NGN' },
       }),
     );
-    expect(screen.getByRole('heading', { name: fr.shortTitle })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: outcomeMessagesFr.shortTitle })).toBeTruthy();
     collect();
     cleanup();
 
@@ -288,7 +291,7 @@ describe('the dialog in French', () => {
     expiring.answerSession = async () => sessionView({ description });
     const third = await renderCheckout({ companion: expiring, ...french() });
     // The last two minutes say so (issue 12).
-    expect(screen.getByText(fr.expiringSoon)).toBeTruthy();
+    expect(await screen.findByText(outcomeMessagesFr.expiringSoon)).toBeTruthy();
     collect();
     await andRedraw(() => third.clock.advance(1_000));
     collect();
@@ -334,7 +337,7 @@ describe('the dialog in French', () => {
     expect(screen.getByRole('button', { name: fr.continueToBank })).toBeTruthy();
     collect();
     fireEvent.click(screen.getByRole('button', { name: fr.usePhone }));
-    expect(await screen.findByRole('img', { name: fr.qrLabel })).toBeTruthy();
+    expect(await screen.findByRole('img', { name: qrMessagesFr.qrLabel })).toBeTruthy();
     collect();
     cleanup();
 
@@ -373,7 +376,7 @@ describe('the dialog in French', () => {
       ),
     );
     // A card's failure words come with the card chunk, loaded here as the screen shows.
-    expect(await screen.findByText(cardMessagesFr.timeoutText, asIs)).toBeTruthy();
+    expect(await screen.findByText(outcomeMessagesFr.timeoutText, asIs)).toBeTruthy();
     collect();
     cleanup();
 
@@ -419,7 +422,7 @@ describe('the dialog in French', () => {
           reason,
         ),
       );
-      expect(await screen.findByText(cardMessagesFr.cardNotChargedText)).toBeTruthy();
+      expect(await screen.findByText(outcomeMessagesFr.cardNotChargedText)).toBeTruthy();
       collect();
       cleanup();
     }
@@ -429,7 +432,7 @@ describe('the dialog in French', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Payer depuis votre banque' })),
     );
     await andRedraw(() => declinedAtBank.push('FAILED'));
-    expect(screen.getByText(fr.bankDeclinedText)).toBeTruthy();
+    expect(screen.getByText(outcomeMessagesFr.bankDeclinedText)).toBeTruthy();
     collect();
     cleanup();
 

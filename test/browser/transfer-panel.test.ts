@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createCheckoutModel } from '../../src/flow/checkout-model';
 import { TransferPanel } from '../../src/widget/channels/transfer/TransferPanel';
 import { en } from '../../src/widget/messages/en';
+import { outcomeMessagesEn } from '../../src/widget/outcomes/messages';
 import { axeViolations } from './axe';
 import { FakeClock, FakeCompanion, paymentView } from './fakes';
 import { settle } from './setup-dom';
@@ -49,13 +50,14 @@ describe('TransferPanel', () => {
     await renderPanel(
       paymentView({ virtualAccount: { ...account, expiresAt: far.serverTime + 119_000 } }),
     );
-    expect(screen.getByText(en.expiringSoon).className).toBe('expiring');
+    // Its words come with the outcomes chunk, asked for as the last two minutes begin.
+    expect((await screen.findByText(outcomeMessagesEn.expiringSoon)).className).toBe('expiring');
     expect(screen.getByRole('timer').parentElement?.className).toBe('expiring');
   });
 
   it('keeps its usual look with more than two minutes left', async () => {
     await renderPanel();
-    expect(screen.queryByText(en.expiringSoon)).toBeNull();
+    expect(screen.queryByText(outcomeMessagesEn.expiringSoon)).toBeNull();
     expect(screen.getByRole('timer').parentElement?.className).toBe('muted');
   });
 

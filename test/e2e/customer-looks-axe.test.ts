@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cardMessagesEn, cardMessagesFr } from '../../src/widget/channels/card/messages';
 import { en, type Messages } from '../../src/widget/messages/en';
 import { fr } from '../../src/widget/messages/fr';
+import { outcomeMessagesEn, outcomeMessagesFr } from '../../src/widget/outcomes/messages';
 import { checkoutOn, openTab, useChromium } from '../helpers/page';
 import { DEFAULT_ORDERS, type Shop, startShop } from '../helpers/shop';
 
@@ -101,6 +102,7 @@ async function openOn(path: string): Promise<void> {
 for (const locale of ['en', 'fr'] as const) {
   const messages = locale === 'fr' ? fr : en;
   const card = locale === 'fr' ? cardMessagesFr : cardMessagesEn;
+  const ending = locale === 'fr' ? outcomeMessagesFr : outcomeMessagesEn;
   for (const colorScheme of ['light', 'dark'] as const) {
     for (const width of [320, 1280]) {
       const name = `${locale}-${colorScheme}-${width}`;
@@ -199,7 +201,7 @@ for (const locale of ['en', 'fr'] as const) {
           await openOn('/later');
           await page.locator('paydrop-checkout .account').waitFor();
           await page.clock.fastForward('31:00');
-          await heading(messages.expiredTitle).waitFor({ timeout: 10_000 });
+          await heading(ending.expiredTitle).waitFor({ timeout: 10_000 });
           await look('11-expired');
           expect(await stepHeading().count()).toBeGreaterThan(0);
 
@@ -214,7 +216,7 @@ for (const locale of ['en', 'fr'] as const) {
           await shop.sandbox('POST', `/__sandbox/payments/${atBank?.reference}/bank`, {
             approve: false,
           });
-          await heading(messages.bankDeclinedTitle).waitFor({ timeout: 10_000 });
+          await heading(ending.bankDeclinedTitle).waitFor({ timeout: 10_000 });
           await look('12-bank-declined');
 
           // A transfer short of the amount: what arrived, what is missing.
@@ -224,7 +226,7 @@ for (const locale of ['en', 'fr'] as const) {
           await shop.sandbox('POST', `/__sandbox/payments/${short?.reference}/transfer`, {
             amount: 20_000,
           });
-          await heading(messages.shortTitle).waitFor({ timeout: 10_000 });
+          await heading(ending.shortTitle).waitFor({ timeout: 10_000 });
           await look('13-transfer-short');
 
           // The connection to the checkout lost.
@@ -238,7 +240,7 @@ for (const locale of ['en', 'fr'] as const) {
           await openOn('/tote-provider');
           await page.locator('paydrop-checkout .account').waitFor();
           await shop.sandbox('POST', '/__sandbox/clock', { advanceSeconds: 31 * 60 });
-          await heading(messages.expiredTitle).waitFor({ timeout: 10_000 });
+          await heading(ending.expiredTitle).waitFor({ timeout: 10_000 });
           await look('15-expired-by-provider');
 
           expect(findings).toEqual([]);

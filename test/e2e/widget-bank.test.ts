@@ -10,6 +10,8 @@ import type { BrowserContext, Dialog, Locator, Page } from 'playwright';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SETTLEMENT_DELAY_MS } from '../../src/sandbox/test-data';
 import { en } from '../../src/widget/messages/en';
+import { outcomeMessagesEn } from '../../src/widget/outcomes/messages';
+import { qrMessagesEn } from '../../src/widget/qr/messages';
 import {
   checkoutOn,
   latestSandboxPayment,
@@ -283,8 +285,8 @@ describe('PayByAccount in the dialog', () => {
     await bankStepText(en.bankOpenedText).waitFor();
 
     await decideInPopup(popup, 'Decline');
-    await heading(en.bankDeclinedTitle).waitFor({ timeout: 10_000 });
-    expect(await dialogText()).toContain(en.bankDeclinedText);
+    await heading(outcomeMessagesEn.bankDeclinedTitle).waitFor({ timeout: 10_000 });
+    expect(await dialogText()).toContain(outcomeMessagesEn.bankDeclinedText);
     expect(await button(en.tryAgain).isVisible()).toBe(true);
     expect(await heading(en.succeededTitle).count()).toBe(0);
 
@@ -367,11 +369,11 @@ describe('PayByAccount in the dialog', () => {
       button(en.usePhone).click(),
     ]);
     expect(chunk.status(), 'dist/paydrop-qr.js: run npm run build:widget').toBe(200);
-    const qr = page.getByRole('img', { name: en.qrLabel });
+    const qr = page.getByRole('img', { name: qrMessagesEn.qrLabel });
     await qr.waitFor();
     expect(await page.locator('paydrop-checkout svg.qr').count()).toBe(1);
     expect(qrChunk()).toEqual(['/paydrop-qr.js']);
-    expect(await dialogText()).toContain(en.phoneText);
+    expect(await dialogText()).toContain(qrMessagesEn.phoneText);
     // The button stays (so keyboard focus is not lost), and pressing it again draws no second code.
     await button(en.usePhone).click();
     expect(await page.locator('paydrop-checkout svg.qr').count()).toBe(1);
@@ -524,7 +526,7 @@ describe('bank links that must not be opened', () => {
     await page.goto(`${shop.url}/`);
     await (await openChooser()).click();
     await heading(en.errorTitle).waitFor({ timeout: 10_000 });
-    expect(await dialogText()).toContain(en.errorUnavailable);
+    expect(await dialogText()).toContain(outcomeMessagesEn.errorUnavailable);
     expect(await button(en.continueToBank).count()).toBe(0);
     // The merchant's log says why.
     expect(logged).toContain('paydrop: refused a bank authorisation URL that is not https');

@@ -107,8 +107,8 @@ describe('a card whose finalize answer is lost', () => {
       faults: [{ endpoint: 'finalize', steps: [{ type: 'lostResponse' }] }],
     });
     await payByCard('4000000000000002');
-    // The lost answer took the reason with it: the failure, and that the card was not charged.
-    await heading('Payment not completed').waitFor();
+    // The lost answer did not lose the reason: once settled, the status says why (issue 12).
+    await heading('Card declined').waitFor();
     expect(await shown('Your card was not charged. Try again or pay another way.').count()).toBe(1);
     expect(calls('/initiate')).toHaveLength(1);
 

@@ -281,7 +281,7 @@ describe('French', () => {
     expect(text).not.toContain('Account number');
     expect(await button('J’ai envoyé l’argent').isVisible()).toBe(true);
     expect(await button('Fermer').isVisible()).toBe(true);
-    expect(await button('Copier Numéro de compte').isVisible()).toBe(true);
+    expect(await button('Copier le numéro de compte').isVisible()).toBe(true);
 
     await page.keyboard.press('Escape');
     await heading('Quitter le paiement ?').waitFor();

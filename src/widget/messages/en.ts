@@ -41,22 +41,14 @@ export const en = {
   sentMoney: "I've sent the money",
   confirmingTitle: 'Confirming your transfer',
   confirmingText: 'We will tell you as soon as your bank confirms it.',
-  expiredTitle: 'This account has expired',
-  expiredText:
-    'No transfer arrived in time. If you have not sent money yet, get a new account and try again.',
   newAccount: 'Get a new account',
   succeededTitle: 'Payment received',
   succeededText: 'Thank you! Your payment of {amount} is confirmed.',
-  failedTitle: 'Payment not completed',
-  failedText: 'If money left your account, your bank will return it.',
   errorTitle: 'Something went wrong',
   tryAgain: 'Try again',
   done: 'Done',
   errorNetwork:
     'We lost the connection to the checkout. Nothing was charged. Check your connection and try again.',
-  errorUnavailable: 'Payments are unavailable right now. Please try again in a moment.',
-  errorNotFound: 'This order cannot be paid. It may have been paid already or cancelled.',
-  errorNoChannels: 'No payment method is available for this order.',
   errorGeneric: 'The checkout could not continue. Please try again.',
   leaveTitle: 'Leave the checkout?',
   leaveText: 'If you have already paid, the shop will still get your payment.',
@@ -71,22 +63,8 @@ export const en = {
   continueToBank: 'Continue to your bank',
   showBank: 'Show the bank’s window',
   usePhone: 'Pay on your phone instead',
-  phoneText: 'Scan with your phone to approve in your banking app.',
-  qrLabel: 'QR code to pay on your phone',
   otherMethod: 'Choose another way to pay',
-  alreadyPaidTitle: 'Already paid',
-  errorAlreadyPaid: 'This has already been paid. There is nothing more to pay.',
-  bankDeclinedTitle: 'Declined by your bank',
-  bankDeclinedText: 'Nothing left your account. Try again or pay another way.',
-  shortTitle: 'Transfer short of the amount',
-  shortPaid: '{paid} arrived, {missing} is missing.',
-  shortText:
-    'The payment did not go through. Do not send the rest to this account: contact the shop about the money that arrived.',
   continueTransfer: 'Continue with your bank transfer',
-  accountReplaces:
-    'This is a new account. It replaces account {old}, which has expired: do not pay into that one.',
-  expiringSoon:
-    'Less than 2 minutes left. If you have not sent the money yet, wait for a new account.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -42,24 +42,14 @@ export const fr: Messages = {
   confirmingTitle: 'Confirmation de votre virement',
   confirmingText:
     'Nous vous préviendrons dès que votre banque l’aura confirmé, en général en quelques instants.',
-  expiredTitle: 'Ce compte a expiré',
-  expiredText:
-    'Aucun virement n’est arrivé à temps. Si vous n’avez pas encore envoyé d’argent, demandez un nouveau compte et réessayez.',
   newAccount: 'Obtenir un nouveau compte',
   succeededTitle: 'Paiement reçu',
   succeededText: 'Merci\u202f! Votre paiement de {amount} est confirmé.',
-  failedTitle: 'Paiement non abouti',
-  failedText:
-    'Votre paiement n’a pas abouti. Si de l’argent a quitté votre compte, votre banque vous le restituera.',
   errorTitle: 'Une erreur est survenue',
   tryAgain: 'Réessayer',
   done: 'Terminé',
   errorNetwork:
     'La connexion au service de paiement a été perdue. Rien n’a été débité. Vérifiez votre connexion et réessayez.',
-  errorUnavailable: 'Les paiements sont momentanément indisponibles. Réessayez dans un instant.',
-  errorNotFound:
-    'Cette commande ne peut pas être payée. Elle a peut-être déjà été payée ou annulée.',
-  errorNoChannels: 'Aucun moyen de paiement n’est disponible pour cette commande.',
   errorGeneric: 'Le paiement n’a pas pu continuer. Veuillez réessayer.',
   leaveTitle: 'Quitter le paiement\u202f?',
   leaveText: 'Si vous avez déjà payé, la boutique recevra quand même votre paiement.',
@@ -76,22 +66,6 @@ export const fr: Messages = {
   continueToBank: 'Continuer vers votre banque',
   showBank: 'Afficher la fenêtre de la banque',
   usePhone: 'Payer plutôt sur votre téléphone',
-  phoneText:
-    'Scannez avec votre téléphone et validez dans votre application bancaire. Cette page se met à jour toute seule.',
-  qrLabel: 'Code QR pour payer sur votre téléphone',
   otherMethod: 'Choisir un autre moyen de paiement',
-  alreadyPaidTitle: 'Déjà payé',
-  errorAlreadyPaid: 'Ce paiement a déjà été effectué. Il n’y a plus rien à payer.',
-  bankDeclinedTitle: 'Refusé par votre banque',
-  bankDeclinedText:
-    'Aucun montant n’a quitté votre compte. Réessayez ou choisissez un autre moyen de paiement.',
-  shortTitle: 'Virement inférieur au montant',
-  shortPaid: '{paid} sont arrivés, il manque {missing}.',
-  shortText:
-    'Le paiement n’a pas abouti. N’envoyez pas le reste sur ce compte\u00a0: contactez la boutique au sujet de l’argent arrivé.',
   continueTransfer: 'Continuer avec votre virement bancaire',
-  accountReplaces:
-    'Voici un nouveau compte. Il remplace le compte {old}, qui a expiré\u00a0: ne payez plus sur celui-ci.',
-  expiringSoon:
-    'Moins de 2 minutes restantes. Si vous n’avez pas encore envoyé l’argent, attendez un nouveau compte.',
 };

@@ -1,6 +1,8 @@
 import { loadFrench } from '#chunks';
 import { en, type MessageKey, type Messages } from './en';
 
+export { fill } from './fill';
+
 export type { MessageKey, Messages };
 
 /**
@@ -16,11 +18,4 @@ export async function loadMessages(
   let catalogue: Messages = en;
   if (language === 'fr') catalogue = await loadFrench().catch(() => en);
   return { ...catalogue, ...overrides };
-}
-
-/** Fills `{name}` placeholders; values are plain text and stay so. */
-export function fill(template: string, values: Record<string, string | number> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
-    Object.hasOwn(values, name) ? String(values[name]) : match,
-  );
 }

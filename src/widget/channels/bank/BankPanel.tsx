@@ -12,6 +12,7 @@ interface BankPanelProps {
   readonly payment: PaymentView;
   readonly phase: BankPhase;
   readonly messages: Messages;
+  readonly locale: string;
   readonly bank: BankWindow;
   /** "Choose another way to pay", when there is another way. */
   readonly other: ComponentChildren;
@@ -22,13 +23,10 @@ let qrCode: ReturnType<typeof loadQrChunk> | null = null;
 /** The QR chunk, loaded once; a failed load may be tried again. */
 function loadQr() {
   qrCode ??= loadQrChunk();
-  return qrCode.then(
-    (chunk) => chunk.QrCode,
-    (error) => {
-      qrCode = null;
-      throw error;
-    },
-  );
+  return qrCode.catch((error: unknown) => {
+    qrCode = null;
+    throw error;
+  });
 }
 
 /** A phone is already where the bank app is; the QR code is offered on other screens. */
@@ -37,7 +35,7 @@ function onDesktop(): boolean {
 }
 
 /** PayByAccount: on to the bank (window, or full-page redirect), or on to the phone by QR code. */
-export function BankPanel({ payment, phase, messages, bank, other }: BankPanelProps) {
+export function BankPanel({ payment, phase, messages, locale, bank, other }: BankPanelProps) {
   const qr = useSignal(false);
   if (phase === 'processing') return <Waiting text={messages.processing} />;
   const url = payment.bankAuthUrl ?? '';
@@ -85,12 +83,15 @@ export function BankPanel({ payment, phase, messages, bank, other }: BankPanelPr
             qr.value = false;
           }}
         >
-          {(QrCode) => (
-            <div class="state">
-              <QrCode text={url} label={messages.qrLabel} />
-              <p class="muted">{messages.phoneText}</p>
-            </div>
-          )}
+          {({ QrCode, qrMessages }) => {
+            const texts = qrMessages(locale, messages);
+            return (
+              <div class="state">
+                <QrCode text={url} label={texts.qrLabel} />
+                <p class="muted">{texts.phoneText}</p>
+              </div>
+            );
+          }}
         </Lazy>
       ) : null}
     </>

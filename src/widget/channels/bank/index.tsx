@@ -11,6 +11,7 @@ export const bank: ChannelDescriptor<'PayByAccount'> = {
       payment={step.payment}
       phase={step.phase}
       messages={context.messages}
+      locale={context.locale}
       bank={context.bank}
       other={context.other}
     />

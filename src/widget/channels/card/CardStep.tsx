@@ -5,8 +5,9 @@
 import { type ComponentChildren, h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { createCardActions } from '../../../flow/channels/card';
-import type { CheckoutModel } from '../../../flow/checkout-model';
+import type { CardDraft, CheckoutModel } from '../../../flow/checkout-model';
 import type { CustomerDetails, HttpCompanion } from '../../../flow/companion';
+import { localTexts } from '../../messages/local-texts';
 import { CardFields } from './CardFields';
 import { ChallengeFrame } from './ChallengeFrame';
 import CARD_CSS from './card.css?inline';
@@ -52,11 +53,14 @@ export function cardMessages(
   locale: string,
   overrides: Partial<Record<string, string>>,
 ): CardMessages {
-  const base = locale.toLowerCase().split('-')[0] === 'fr' ? cardMessagesFr : cardMessagesEn;
-  return Object.fromEntries(
-    Object.entries(base).map(([key, text]) => [key, overrides[key] ?? text]),
-  ) as CardMessages;
+  return localTexts(cardMessagesEn, cardMessagesFr, locale, overrides);
 }
+
+/**
+ * What was typed into the card form of each open checkout (issue 12): a failed attempt's "Try
+ * again" brings the form back filled. In memory only, and only while its checkout lives.
+ */
+const drafts = new WeakMap<CheckoutModel, CardDraft>();
 
 export function CardStep(props: CardStepProps) {
   const { amountText, other } = props;
@@ -131,10 +135,10 @@ export function CardStep(props: CardStepProps) {
         amountText={amountText}
         now={() => new Date()}
         busy={busy}
-        kept={props.model.keptCard()}
+        kept={drafts.get(props.model) ?? null}
         // Kept for another attempt should this one fail; the security code never is.
         onTyped={(typed) =>
-          props.model.keepCard({ number: typed.number, expiry: typed.expiry, name: typed.name })
+          drafts.set(props.model, { number: typed.number, expiry: typed.expiry, name: typed.name })
         }
         onSubmit={(card) => void flow.pay(card)}
       />

@@ -17,6 +17,5 @@ export type {
   CardFieldValues,
 } from './card-input';
 export { isChallengeCompletion } from './challenge-message';
-export { cardFailureWords } from './failure-words';
 export type { CardMessageKey, CardMessages } from './messages';
 export { cardMessagesEn, cardMessagesFr } from './messages';

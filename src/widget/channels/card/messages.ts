@@ -25,14 +25,6 @@ export const cardMessagesEn = {
   brandAmex: 'American Express',
   brandVerve: 'Verve',
   brandDiscover: 'Discover',
-  // The failure screen's words when a card payment failed (issue 12): why, and that the card was
-  // not charged. A card fails only after this chunk was loaded, so they travel with it.
-  cardDeclinedTitle: 'Card declined',
-  insufficientFundsTitle: 'Insufficient funds',
-  cardExpiredTitle: 'Card expired',
-  verificationFailedTitle: 'Verification failed',
-  cardNotChargedText: 'Your card was not charged. Try again or pay another way.',
-  timeoutText: 'The verification timed out; your card was not charged.',
 } as const;
 
 export type CardMessageKey = keyof typeof cardMessagesEn;
@@ -67,11 +59,4 @@ export const cardMessagesFr: CardMessages = {
   brandAmex: 'American Express',
   brandVerve: 'Verve',
   brandDiscover: 'Discover',
-  cardDeclinedTitle: 'Carte refusée',
-  insufficientFundsTitle: 'Solde insuffisant',
-  cardExpiredTitle: 'Carte expirée',
-  verificationFailedTitle: 'Échec de la vérification',
-  cardNotChargedText:
-    'Votre carte n’a pas été débitée. Réessayez ou choisissez un autre moyen de paiement.',
-  timeoutText: 'La vérification a pris trop de temps\u202f; votre carte n’a pas été débitée.',
 };

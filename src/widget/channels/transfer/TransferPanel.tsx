@@ -12,6 +12,7 @@ import {
   plainAmount,
   spokenDigits,
 } from '../../ui/format';
+import { askOutcomes } from '../../ui/outcomes';
 
 interface TransferPanelProps {
   readonly model: CheckoutModel;
@@ -88,6 +89,9 @@ export function TransferPanel({
     return left !== null && left > 0 && left <= 120;
   });
   const replaced = model.replacedAccount.value;
+  // The outcomes chunk has the words of both notices: a replaced account's came with the expired
+  // screen before it; the last two minutes ask for them, so the expired screen needs no network.
+  const words = replaced || expiring.value ? askOutcomes() : undefined;
   const account = payment.virtualAccount;
   if (!account) return null;
   const total = amountDue(payment);
@@ -100,10 +104,12 @@ export function TransferPanel({
       <h3 tabIndex={-1} data-step-heading>
         {fill(messages.transferTitle, { amount: totalText })}
       </h3>
-      {replaced ? (
+      {replaced && words ? (
         <p class="notice">
           {/* No-break spaces: the old number never splits across two lines. */}
-          {fill(messages.accountReplaces, { old: groupDigits(replaced).replace(/ /g, '\u00a0') })}
+          {fill(words.outcomeMessages(locale, messages).accountReplaces, {
+            old: groupDigits(replaced).replace(/ /g, '\u00a0'),
+          })}
         </p>
       ) : null}
       <p class="muted">{messages.transferIntro}</p>
@@ -156,8 +162,8 @@ export function TransferPanel({
           </span>
         </p>
       ) : null}
-      {expiring.value && phase === 'awaiting' ? (
-        <p class="expiring">{messages.expiringSoon}</p>
+      {expiring.value && phase === 'awaiting' && words ? (
+        <p class="expiring">{words.outcomeMessages(locale, messages).expiringSoon}</p>
       ) : null}
       {phase === 'awaiting' ? (
         <div class="actions">
