@@ -57,12 +57,17 @@ export function toRequest(
   } catch {
     throw new MalformedRequestError('The Host header or the request target is not valid.');
   }
-  return new Request(target, {
+  const request = new Request(target, {
     method,
     headers,
-    ...(signal ? { signal } : {}),
     ...(body && method !== 'GET' && method !== 'HEAD' ? { body: new Uint8Array(body) } : {}),
   });
+  // The client's signal is the Request's own, not followed by a second one: Node's Request makes
+  // a signal of its own per `signal` given, linked by a listener and a finalizer, ~1 KB a request
+  // held for as long as an event stream is open (10,000 waiting browsers: 10 MB) and CPU on every
+  // request. `request.signal` still aborts when the client goes away.
+  if (signal) Object.defineProperty(request, 'signal', { value: signal, enumerable: true });
+  return request;
 }
 
 export async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
@@ -126,6 +131,19 @@ export function nodeListener(
     request?: (incoming: IncomingMessage, signal: AbortSignal) => Promise<Request | 'too-large'>;
   } = {},
 ): NodeListener {
+  /**
+   * The handler's answer, or undefined for a body too large. The Request is let go of once the
+   * handler has answered: an event stream written for minutes keeps only what it uses.
+   */
+  async function respond(
+    incoming: IncomingMessage,
+    signal: AbortSignal,
+  ): Promise<Response | undefined> {
+    const request = options.request
+      ? await options.request(incoming, signal)
+      : await readRequest(incoming, signal, options.url?.(incoming));
+    return request === 'too-large' ? undefined : handler(request);
+  }
   return async (incoming, outgoing) => {
     const gone = new AbortController();
     // Only a client that left before the answer was sent aborts: a normal end costs nothing.
@@ -133,10 +151,8 @@ export function nodeListener(
       if (!outgoing.writableFinished) gone.abort();
     });
     try {
-      const request = options.request
-        ? await options.request(incoming, gone.signal)
-        : await readRequest(incoming, gone.signal, options.url?.(incoming));
-      if (request === 'too-large') {
+      const response = await respond(incoming, gone.signal);
+      if (response === undefined) {
         outgoing.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
         outgoing.end(
           JSON.stringify({
@@ -145,7 +161,6 @@ export function nodeListener(
         );
         return;
       }
-      const response = await handler(request);
       if (options.isDropped?.(response)) {
         incoming.socket.destroy();
         return;
