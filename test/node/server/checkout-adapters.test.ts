@@ -4,7 +4,7 @@
 // and left nothing, the answer names the cause and the fix, and the log says it once. Then the
 // start-up errors a merchant gets for a missing or wrong option, none of which quotes the key.
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { serve as serveHono } from '@hono/node-server';
 import express from 'express';
 import express4 from 'express4';
@@ -20,6 +20,7 @@ import {
 import { toExpressMiddleware, toFastifyPlugin, toNodeListener } from '../../../src/server/node';
 import { payOnceWithSignedWebhook } from '../../consumers/journey';
 import { type CompanionRig, ORDERS, startCompanion } from '../../helpers/companion';
+import { askWithMalformedHosts } from '../../helpers/malformed-host';
 
 const KEY = `sk_test_adapters_${crypto.randomUUID().replaceAll('-', '')}`;
 
@@ -238,36 +239,15 @@ describe('toFastifyPlugin', () => {
     closers.push(() => app.close());
     await app.register(toFastifyPlugin(handler), { prefix: '/api/checkout' });
     const base = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => errors.push(args);
-    try {
-      for (const host of ['bad host', 'exa mple.com:80', '[::1']) {
-        const head = await rawRequest(
-          Number(base.port),
-          `POST /api/checkout/session HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
-        );
-        expect(head, host).toMatch(/^HTTP\/1\.1 400 /);
-      }
-    } finally {
-      console.error = original;
-    }
+    const { heads, errors } = await askWithMalformedHosts(
+      Number(base.port),
+      '/api/checkout/session',
+    );
+    for (const [host, head] of Object.entries(heads))
+      expect(head, host).toMatch(/^HTTP\/1\.1 400 /);
     expect(errors).toEqual([]);
   });
 });
-
-/** Sends `text` as it is and resolves with the answer's first line. */
-function rawRequest(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    let answer = '';
-    socket.on('data', (chunk) => {
-      answer += chunk.toString('latin1');
-    });
-    socket.on('end', () => resolve(answer.split('\r\n')[0] ?? ''));
-    socket.on('error', reject);
-  });
-}
 
 describe('Hono on @hono/node-server', () => {
   async function honoServer(app: Hono): Promise<string> {

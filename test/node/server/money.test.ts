@@ -2,7 +2,6 @@
 // outcome is ever lost, whatever happens to the provider's answers. Each scenario is one the
 // companion used to get wrong: a second charge, an outcome never reported, a duplicate not
 // flagged, forged webhooks that cost memory and provider calls, a 500 for a malformed Host.
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveDemoOrder } from '../../../demo/catalogue';
 import { createProviderClient } from '../../../src/provider/client';
@@ -15,6 +14,7 @@ import {
   startCompanion,
   webhooksSettled,
 } from '../../helpers/companion';
+import { askWithMalformedHosts } from '../../helpers/malformed-host';
 import { fundTransferInput, testCard } from '../../helpers/sandbox';
 
 const STATUS = '/api/payment/pay/status/';
@@ -380,34 +380,12 @@ describe('junk at the edges', () => {
 
   it('a malformed Host gets 400, never a 500, and logs no stack', async () => {
     const on = await started();
-    const { port } = new URL(on.url);
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => errors.push(args);
-    try {
-      for (const host of ['bad host', 'exa mple.com:80', '[::1', 'a:b:c']) {
-        const head = await rawRequest(
-          Number(port),
-          `POST /api/checkout/session HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
-        );
-        expect(head, host).toMatch(/^HTTP\/1\.1 400 /);
-      }
-    } finally {
-      console.error = original;
-    }
+    const { heads, errors } = await askWithMalformedHosts(
+      Number(new URL(on.url).port),
+      '/api/checkout/session',
+    );
+    for (const [host, head] of Object.entries(heads))
+      expect(head, host).toMatch(/^HTTP\/1\.1 400 /);
     expect(errors).toEqual([]);
   });
 });
-
-/** Sends `text` as it is and resolves with the answer's first line. */
-function rawRequest(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    let answer = '';
-    socket.on('data', (chunk) => {
-      answer += chunk.toString('latin1');
-    });
-    socket.on('end', () => resolve(answer.split('\r\n')[0] ?? ''));
-    socket.on('error', reject);
-  });
-}
