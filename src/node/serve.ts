@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { attachDirect } from '../server/direct-stream';
 
 /** Bodies above this are refused before being read whole; the handler's own limit is lower. */
 const MAX_REQUEST_BYTES = 1024 * 1024;
@@ -86,6 +87,17 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
   // anything without a known end are pumped as they come.
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
     outgoing.end(new Uint8Array(await response.arrayBuffer()));
+    return;
+  }
+  // This package's own event streams are written straight to the socket: no reader waiting
+  // between heartbeats, no promise per chunk, and the Response let go of (direct-stream.ts).
+  const detach = attachDirect(response.body, {
+    write: (chunk) => void outgoing.write(chunk),
+    end: () => void outgoing.end(),
+  });
+  if (detach) {
+    if (outgoing.destroyed) detach();
+    else outgoing.once('close', detach);
     return;
   }
   const reader = response.body.getReader();

@@ -10,6 +10,7 @@
  * Ten thousand waiting browsers cost one timer and 2,000 small writes a second, spread over
  * the ticks, instead of ten thousand timers.
  */
+import { type DirectSink, offerDirect } from './direct-stream';
 import type { CheckoutStore, StoredEvent } from './store';
 
 // Well inside every runtime's default idle timeout: Bun.serve cuts a connection silent for 10 s,
@@ -27,7 +28,7 @@ const RETRY = encoder.encode('retry: 2000\n\n');
 interface OpenStream {
   /** Date.now() of its last write. */
   lastWrite: number;
-  readonly controller: ReadableStreamDefaultController<Uint8Array>;
+  readonly write: (chunk: Uint8Array) => void;
 }
 
 const open = new Set<OpenStream>();
@@ -36,15 +37,7 @@ let ticker: ReturnType<typeof setInterval> | undefined;
 function beat(): void {
   const now = Date.now();
   const quietSince = now - (HEARTBEAT_MS - TICK_MS);
-  for (const stream of open) {
-    if (stream.lastWrite > quietSince) continue;
-    stream.lastWrite = now;
-    try {
-      stream.controller.enqueue(KEEP_ALIVE.slice());
-    } catch {
-      // Closed by the consumer a moment ago; its cleanup removes it.
-    }
-  }
+  for (const stream of open) if (stream.lastWrite <= quietSince) stream.write(KEEP_ALIVE.slice());
 }
 
 function watch(stream: OpenStream): void {
@@ -65,6 +58,11 @@ export function openEventStreams(): number {
   return open.size;
 }
 
+/**
+ * The stream of one payment's status events. Read as a web stream by any runtime; this
+ * package's Node adapter instead attaches to it and has its bytes written straight to the
+ * socket (direct-stream.ts), after which the web stream and its Response are let go of.
+ */
 export function eventStream(
   store: CheckoutStore,
   reference: string,
@@ -72,47 +70,96 @@ export function eventStream(
   signal: AbortSignal,
   headers: Headers,
 ): Response {
-  let cleanup = () => {};
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let closed = false;
-      let lastSent = Number(lastEventId ?? '0') || 0;
-      const stream: OpenStream = { lastWrite: Date.now(), controller };
-      const send = (event: StoredEvent) => {
-        if (closed || Number(event.id) <= lastSent) return;
-        lastSent = Number(event.id);
-        stream.lastWrite = Date.now();
-        controller.enqueue(
-          encoder.encode(
-            `id: ${event.id}\nevent: status\ndata: ${JSON.stringify(event.value)}\n\n`,
-          ),
-        );
-      };
-      const unsubscribe = store.subscribe(`events:${reference}`, send);
-      watch(stream);
-      cleanup = () => {
-        if (closed) return;
-        closed = true;
-        unsubscribe();
-        unwatch(stream);
-        signal.removeEventListener('abort', cleanup);
-        try {
-          controller.close();
-        } catch {
-          // Already closed by the consumer.
-        }
-      };
-      signal.addEventListener('abort', cleanup);
-      if (signal.aborted) return cleanup();
-      // Reconnect quickly, and first tell the browser what it missed.
-      controller.enqueue(RETRY.slice());
-      for (const event of await store.read(`events:${reference}`, lastEventId ?? undefined))
-        send(event);
+  const name = `events:${reference}`;
+  let closed = false;
+  let lastSent = Number(lastEventId ?? '0') || 0;
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let sink: DirectSink | undefined;
+  /** Written before anyone reads: the first read, or the sink attached, takes these first. */
+  let early: Uint8Array[] | undefined = [];
+
+  function write(chunk: Uint8Array): void {
+    if (closed) return;
+    stream.lastWrite = Date.now();
+    if (sink) sink.write(chunk);
+    else if (early) early.push(chunk);
+    else controller?.enqueue(chunk);
+  }
+  const stream: OpenStream = { lastWrite: Date.now(), write };
+
+  function send(event: StoredEvent): void {
+    if (closed || Number(event.id) <= lastSent) return;
+    lastSent = Number(event.id);
+    write(
+      encoder.encode(`id: ${event.id}\nevent: status\ndata: ${JSON.stringify(event.value)}\n\n`),
+    );
+  }
+
+  function cleanup(): void {
+    if (closed) return;
+    closed = true;
+    unsubscribe();
+    unwatch(stream);
+    signal.removeEventListener('abort', cleanup);
+    if (sink) sink.end();
+    else {
+      try {
+        // What was written before anyone read is still read, then the end.
+        for (const chunk of early ?? []) controller?.enqueue(chunk);
+        controller?.close();
+      } catch {
+        // Already closed by the consumer.
+      }
+    }
+    sink = undefined;
+    controller = undefined;
+    early = undefined;
+  }
+
+  // highWaterMark 0: pull is called only once a consumer reads, so nothing goes into the web
+  // stream unless it is read as one.
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(given) {
+        controller = given;
+      },
+      pull() {
+        const chunks = early;
+        early = undefined;
+        for (const chunk of chunks ?? []) controller?.enqueue(chunk);
+      },
+      cancel() {
+        cleanup();
+      },
     },
-    cancel() {
-      cleanup();
-    },
+    { highWaterMark: 0 },
+  );
+  offerDirect(body, (target) => {
+    // Already read as a web stream, or ended: the adapter reads it as one too.
+    if (early === undefined || closed) return undefined;
+    const chunks = early;
+    early = undefined;
+    sink = target;
+    controller = undefined;
+    for (const chunk of chunks) target.write(chunk);
+    return cleanup;
   });
+
+  const unsubscribe = store.subscribe(name, send);
+  watch(stream);
+  signal.addEventListener('abort', cleanup);
+  if (signal.aborted) cleanup();
+  else {
+    // Reconnect quickly, and first tell the browser what it missed.
+    write(RETRY.slice());
+    store.read(name, lastEventId ?? undefined).then(
+      (missed) => {
+        for (const event of missed) send(event);
+      },
+      // The store is unreachable: end the stream, and the browser reconnects in 2 s.
+      () => cleanup(),
+    );
+  }
   headers.set('content-type', 'text/event-stream; charset=utf-8');
   headers.set('cache-control', 'no-store');
   headers.set('x-accel-buffering', 'no');
