@@ -22,7 +22,11 @@
  * The sandbox, each companion and this client run in processes of their own. BENCH_STREAMS
  * (e.g. "1000,5000") picks the single-instance sizes; BENCH_STREAMS_STORE (memory | sqlite) the
  * single instance's store (default memory; the per-instance part of state is the same).
- * This file is also the companion: run with BENCH_STREAMS_ROLE=companion it serves one.
+ * BENCH_STREAMS_SPLIT the total for two instances on Redis (default 10,000; 0 skips them).
+ * The companion is bench/streams-companion.ts, run as bundled JavaScript as a merchant runs the
+ * built package (BENCH_STREAMS_TSX=1: through tsx, whose loader thread adds ~35 MB resident).
+ * To find out where time and memory go: BENCH_VERBOSE=1 (heap, mappings, the worst latency per
+ * 5 s), BENCH_CPU_PROF=<folder>, BENCH_HEAP_SNAPSHOT=<folder>, BENCH_COMPANION_FLAGS="--trace-gc".
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,49 +35,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_TEST_KEY } from '../src/sandbox';
 
-if (process.env.BENCH_STREAMS_ROLE === 'companion') {
-  const { serve } = await import('../src/node/serve');
-  const { createCheckoutHandler, createMemoryStore } = await import('../src/server');
-  const spec = process.env.BENCH_STREAMS_STORE_SPEC ?? 'memory';
-  const store = spec.startsWith('sqlite:')
-    ? (await import('../src/server/sqlite')).createSqliteStore({
-        path: spec.slice('sqlite:'.length),
-      })
-    : spec.startsWith('redis:')
-      ? (await import('../src/server/redis')).createRedisStore({ url: spec.slice('redis:'.length) })
-      : createMemoryStore();
-  const checkout = createCheckoutHandler({
-    secretKey: process.env.SANDBOX_SECRET_KEY ?? '',
-    baseUrl: process.env.SANDBOX_URL ?? '',
-    resolveOrder: () => ({ amountMinor: 250_050, currency: 'NGN', description: 'bench' }),
-    logger: { warn: () => {}, error: console.error },
-    store,
-  });
-  // The bench asks for memory after a full collection (the companion runs with --expose-gc),
-  // so one reading is not a garbage collector's mood.
-  const memory = () => {
-    (globalThis as { gc?: () => void }).gc?.();
-    const { rss, heapUsed } = process.memoryUsage();
-    return Response.json({ rss, heapUsed });
-  };
-  const running = await serve(
-    (request) =>
-      new URL(request.url).pathname === '/__bench/memory' ? memory() : checkout(request),
-    { host: '127.0.0.1' },
-  );
-  console.log(`listening on ${running.url}`);
-  process.on('SIGTERM', () => {
-    checkout.close();
-    // Open streams would hold close() up: the process ends regardless.
-    setTimeout(() => process.exit(0), 2000).unref();
-    void running
-      .close()
-      .then(() => store.close())
-      .then(() => process.exit(0));
-  });
-} else {
-  await main();
-}
+await main();
 
 async function main(): Promise<void> {
   const { hasRedisServer, startRedis } = await import('../test/helpers/redis');
@@ -90,32 +52,82 @@ async function main(): Promise<void> {
     Number.NaN;
   /** The companion's resident memory and live heap after a full collection, in MB. */
   const memoryOf = async (companion: string) => {
-    const { rss, heapUsed } = (await (await fetch(`${companion}/__bench/memory`)).json()) as {
+    const { rss, heapUsed, heapTotal, external, cpuMs } = (await (
+      await fetch(`${companion}/__bench/memory`)
+    ).json()) as {
       rss: number;
       heapUsed: number;
+      heapTotal: number;
+      external: number;
+      cpuMs: number;
     };
-    return { rss: rss / 2 ** 20, heap: heapUsed / 2 ** 20 };
+    const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+    // BENCH_VERBOSE=1: where the resident memory is (live heap, heap reserved, outside the heap).
+    if (process.env.BENCH_VERBOSE)
+      process.stderr.write(
+        `  memory: rss ${mb(rss)} MB, heap ${mb(heapUsed)} used of ${mb(heapTotal)} MB, external ${mb(external)} MB\n`,
+      );
+    return { rss: rss / 2 ** 20, heap: heapUsed / 2 ** 20, cpuMs };
   };
   // One connection per stream, as one browser each; no pooling limit.
   const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
+  // The companion as a merchant runs it: plain JavaScript (bundled here with esbuild, which tsx
+  // and Vite bring), so tsx's loader thread is not counted in its memory. Without esbuild, or
+  // with BENCH_STREAMS_TSX=1, through tsx (~35 MB more resident, the loader's).
+  const companionEntry = 'bench/streams-companion.ts';
+  const bundled = await bundleCompanion();
+  async function bundleCompanion(): Promise<string | undefined> {
+    if (process.env.BENCH_STREAMS_TSX) return undefined;
+    try {
+      const esbuild = await import('esbuild');
+      // Inside the repository, so that its bare imports (ioredis, valibot…) resolve as usual.
+      const outfile = join('node_modules', '.cache', 'paydrop-bench', 'streams-companion.mjs');
+      await esbuild.build({
+        entryPoints: [companionEntry],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        packages: 'external',
+        logLevel: 'warning',
+      });
+      return outfile;
+    } catch (error) {
+      process.stderr.write(
+        `  esbuild unavailable (${String(error)}): companions run through tsx\n`,
+      );
+      return undefined;
+    }
+  }
+
   function start(entry: string, env: Record<string, string>) {
+    const companion = entry === companionEntry;
     // BENCH_CPU_PROF=<folder>: each child writes a V8 CPU profile there when it ends.
     const profile = process.env.BENCH_CPU_PROF;
     const flags = [
       ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []),
-      ...(entry === 'bench/streams.ts' ? ['--expose-gc'] : []),
+      ...(companion ? ['--expose-gc'] : []),
+      // BENCH_COMPANION_FLAGS: more flags for the companions, e.g. --trace-gc (shown with BENCH_VERBOSE).
+      ...(companion ? (process.env.BENCH_COMPANION_FLAGS ?? '').split(' ').filter(Boolean) : []),
     ];
-    const child = spawn(process.execPath, [...flags, '--import', 'tsx', entry], {
+    const args = companion && bundled ? [...flags, bundled] : [...flags, '--import', 'tsx', entry];
+    const child = spawn(process.execPath, args, {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     return new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
-      let output = '';
+      let output: string | undefined = '';
       child.stdout?.on('data', (chunk: Buffer) => {
+        if (process.env.BENCH_VERBOSE) process.stderr.write(`  [${entry}] ${chunk}`);
+        if (output === undefined) return;
         output += chunk.toString();
         const match = /listening on (http:\/\/[^\s]+)/.exec(output);
-        if (match?.[1]) resolve({ child, url: match[1] });
+        if (match?.[1]) {
+          output = undefined;
+          resolve({ child, url: match[1] });
+        }
       });
       child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
     });
@@ -280,8 +292,7 @@ async function main(): Promise<void> {
   async function run(label: string, storeSpecs: string[], count: number) {
     const companions = await Promise.all(
       storeSpecs.map((spec) =>
-        start('bench/streams.ts', {
-          BENCH_STREAMS_ROLE: 'companion',
+        start(companionEntry, {
           BENCH_STREAMS_STORE_SPEC: spec,
           SANDBOX_URL: sandbox.url,
           SANDBOX_SECRET_KEY: secretKey,
@@ -336,8 +347,35 @@ async function main(): Promise<void> {
           `  never arrived: ${payment.reference} (stream on #${payment.streamOn}, webhook ${payment.webhookAt ? 'sent' : 'NOT sent'}): status ${status.status}; ${replay.outcomeAt ? 'in the event log (a new stream replays it): the live push was lost' : 'not in the event log'}`,
         );
       }
+      if (process.env.BENCH_VERBOSE) {
+        // Where the slow ones are: the worst latency per 5 s of webhooks sent.
+        const first = Math.min(
+          ...waiting.map((payment) => payment.webhookAt).filter((at) => at > 0),
+        );
+        const windows = new Map<number, number[]>();
+        for (const payment of waiting) {
+          if (payment.outcomeAt === 0 || payment.webhookAt <= 0) continue;
+          const window = Math.floor((payment.webhookAt - first) / 5000) * 5;
+          windows.set(window, [
+            ...(windows.get(window) ?? []),
+            payment.outcomeAt - payment.webhookAt,
+          ]);
+        }
+        process.stderr.write(
+          `  worst per 5 s of webhooks: ${[...windows]
+            .sort((a, b) => a[0] - b[0])
+            .map(([at, list]) => `${at}s:${Math.max(...list)}`)
+            .join(' ')}\n`,
+        );
+      }
       const early = latencies.filter((ms) => ms < 0).length;
       const after = await Promise.all(urls.map(memoryOf));
+      // The companions' CPU time from the streams being open to every outcome: what each
+      // webhook (confirmation, outcome, wake-up) and the heartbeats meanwhile cost them.
+      const cpuPerWebhookMs =
+        (after.reduce((total, reading) => total + reading.cpuMs, 0) -
+          open.reduce((total, reading) => total + reading.cpuMs, 0)) /
+        count;
       const sum = (readings: Array<{ rss: number; heap: number }>, of: 'rss' | 'heap') =>
         readings.reduce((total, reading) => total + reading[of], 0);
       const perStreamKb = ((sum(open, 'rss') - sum(before, 'rss')) * 1024) / count;
@@ -353,7 +391,7 @@ async function main(): Promise<void> {
           `${perStreamKb.toFixed(1)} KB resident and ${heapPerStreamKb.toFixed(1)} KB of heap per stream ` +
           `(opened in ${(openMs / 1000).toFixed(1)} s)\n` +
           `    webhook → outcome on its stream: p50 ${p50} ms, p99 ${p99} ms, max ${latencies.at(-1)} ms, ` +
-          `webhooks at ${achievedRate.toFixed(0)}/s` +
+          `webhooks at ${achievedRate.toFixed(0)}/s, ${cpuPerWebhookMs.toFixed(2)} ms of companion CPU per webhook` +
           (missing ? `, ${missing} not arrived 60 s after the last webhook` : '') +
           (early ? `, ${early} before their webhook (reconciliation)` : '') +
           `\n    budgets: ` +
@@ -370,7 +408,8 @@ async function main(): Promise<void> {
 
   try {
     console.log(
-      `Waiting browsers: one /events stream per customer, each on its own payment; webhooks at ${rate}/s`,
+      `Waiting browsers: one /events stream per customer, each on its own payment; webhooks at ${rate}/s; ` +
+        `companions run ${bundled ? 'as bundled JavaScript' : 'through tsx (its loader thread counted in their memory)'}`,
     );
     let files = 0;
     for (const size of sizes) {
@@ -381,8 +420,9 @@ async function main(): Promise<void> {
         size,
       );
     }
-    if (redis) {
-      const total = Number(process.env.BENCH_STREAMS_SPLIT ?? 10_000);
+    const total = Number(process.env.BENCH_STREAMS_SPLIT ?? 10_000);
+    if (total <= 0) console.log('two instances on Redis: skipped (BENCH_STREAMS_SPLIT=0)');
+    else if (redis) {
       await run(
         `${total.toLocaleString('en')} streams, two instances (Redis)`,
         [`redis:${redis.url}`, `redis:${redis.url}`],
