@@ -5,7 +5,7 @@
  * read as a web stream and leave nothing behind when the browser goes.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { type RunningServer, serve } from '../../../src/node/serve';
 import { attachDirect } from '../../../src/server/direct-stream';
 import { eventStream, openEventStreams } from '../../../src/server/events';
@@ -152,4 +152,25 @@ it('ends the stream when the store cannot be read, so that the browser reconnect
   const answer = await fetch(`${running.url}/events`);
   expect(await answer.text()).toBe('retry: 2000\n\n');
   expect(openEventStreams()).toBe(0);
+});
+
+it('keeps a stream written straight to the socket alive: a heartbeat within 5 s of silence', async () => {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+  try {
+    const store = createMemoryStore();
+    running = await serve(async (request) =>
+      eventStream(store, 'PAY_H1', null, request.signal, new Headers()),
+    );
+    const browser = listen(`${running.url}/events`);
+    await browser.opened;
+    await expect.poll(() => browser.text()).toBe('retry: 2000\n\n');
+    await vi.advanceTimersByTimeAsync(4500);
+    expect(browser.text()).toBe('retry: 2000\n\n');
+    await vi.advanceTimersByTimeAsync(500);
+    await expect.poll(() => browser.text()).toBe('retry: 2000\n\n: keep-alive\n\n');
+    browser.close();
+    await expect.poll(() => openEventStreams()).toBe(0);
+  } finally {
+    vi.useRealTimers();
+  }
 });
