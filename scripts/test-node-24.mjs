@@ -43,6 +43,20 @@ function installedSqlite() {
   return dirname(require.resolve('better-sqlite3/package.json'));
 }
 
+/**
+ * node-gyp's environment for the Node 24 build. Run under `npm test`, npm hands its config down
+ * as npm_config_* variables, and a machine whose .npmrc sets `nodedir` (this one: /usr, Node 20's
+ * headers) would have node-gyp build against that Node instead of the --nodedir given to it: the
+ * module then compiles for Node 20 and fails to load on 24 (seen in CI). Those are left out.
+ */
+function gypEnv() {
+  const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH}` };
+  for (const name of Object.keys(env)) {
+    if (/^npm_config_(nodedir|target|runtime|dist_?url|arch)$/i.test(name)) delete env[name];
+  }
+  return env;
+}
+
 /** better-sqlite3 for Node 24, compiled once beside it; undefined when it cannot be. */
 function sqliteForNode24() {
   const modules = join(home, 'node_modules');
@@ -78,7 +92,7 @@ function sqliteForNode24() {
       cwd: copy,
       // Its output goes to a log beside it, read when the build fails.
       stdio: ['ignore', openSync(join(home, 'better-sqlite3-build.log'), 'w'), 'inherit'],
-      env: { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH}` },
+      env: gypEnv(),
     },
   );
   return built.status === 0 && loads(true) ? copy : undefined;
