@@ -3,15 +3,16 @@
 // registry as the `node-<platform>-<arch>` package the first time and kept in
 // node_modules/.cache/node-24 (issue 13). Nothing but the npm registry is needed.
 //
-// better-sqlite3 in node_modules is compiled for the Node that installed it; for the Node 24
-// run a copy is compiled once for Node 24 (node-gyp, with the headers the package carries) and
-// the tests' imports of it are pointed there (scripts/node-24-hooks.mjs).
+// better-sqlite3 in node_modules is release 12, compiled for the Node that installed it; for the
+// Node 24 run release 13 (Node-API, prebuilt) is fetched once beside Node 24 and the tests'
+// imports of it are pointed there (scripts/node-24-hooks.mjs).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, resolve } from 'node:path';
 
 const MAJOR = 24;
+const SQLITE_FOR_NODE_24 = 'better-sqlite3@13';
 const root = resolve(import.meta.dirname, '..');
 const home = join(root, 'node_modules/.cache', `node-${MAJOR}`);
 const log = (message) => console.log(`test-node-${MAJOR}: ${message}`);
@@ -44,20 +45,13 @@ function installedSqlite() {
 }
 
 /**
- * node-gyp's environment for the Node 24 build. Run under `npm test`, npm hands its config down
- * as npm_config_* variables, and a machine whose .npmrc sets `nodedir` (this one: /usr, Node 20's
- * headers) would have node-gyp build against that Node instead of the --nodedir given to it: the
- * module then compiles for Node 20 and fails to load on 24 (seen in CI). Those are left out.
+ * better-sqlite3 for Node 24: release 13 or later, which is built on Node-API and ships
+ * prebuilt binaries for every platform in its package. Release 12 (the dev dependency, since 13
+ * needs Node 22 and crashes on Node 20) compiles for Node 24 but aborts it when the garbage
+ * collector finalizes a statement (Node 24.19 made ObjectWrap's destructor check for an
+ * environment; CI's run of this file hit it). Fetched once from the npm registry beside Node 24;
+ * undefined when it cannot be fetched or does not load.
  */
-function gypEnv() {
-  const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH}` };
-  for (const name of Object.keys(env)) {
-    if (/^npm_config_(nodedir|target|runtime|dist_?url|arch)$/i.test(name)) delete env[name];
-  }
-  return env;
-}
-
-/** better-sqlite3 for Node 24, compiled once beside it; undefined when it cannot be. */
 function sqliteForNode24() {
   const modules = join(home, 'node_modules');
   const copy = join(modules, 'better-sqlite3');
@@ -69,33 +63,24 @@ function sqliteForNode24() {
     if (tried.status !== 0 && say) log(`it does not load: ${String(tried.stderr).slice(0, 2000)}`);
     return tried.status === 0;
   };
-  if (existsSync(join(copy, 'build/Release/better_sqlite3.node')) && loads()) return copy;
-  const require = createRequire(join(root, 'package.json'));
-  const installed = installedSqlite();
+  if (existsSync(join(copy, 'package.json')) && loads()) return copy;
+  log(`fetching ${SQLITE_FOR_NODE_24} from the npm registry (once)`);
   rmSync(modules, { recursive: true, force: true });
-  cpSync(installed, copy, { recursive: true, filter: (path) => !path.includes('/build/') });
-  // Its own dependencies (bindings, file-uri-to-path) resolve from beside it.
-  for (const name of ['bindings', 'file-uri-to-path']) {
-    cpSync(dirname(require.resolve(`${name}/package.json`)), join(modules, name), {
-      recursive: true,
+  mkdirSync(modules, { recursive: true });
+  try {
+    execFileSync(npm, ['pack', SQLITE_FOR_NODE_24, '--silent', '--pack-destination', modules], {
+      stdio: 'ignore',
     });
+  } catch {
+    return undefined;
   }
-  const gyp = join(
-    dirname(dirname(process.execPath)),
-    'lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
-  );
-  log('compiling better-sqlite3 for it (once, a few minutes)');
-  const built = spawnSync(
-    node,
-    [gyp, 'rebuild', '--release', `--nodedir=${join(home, 'package')}`],
-    {
-      cwd: copy,
-      // Its output goes to a log beside it, read when the build fails.
-      stdio: ['ignore', openSync(join(home, 'better-sqlite3-build.log'), 'w'), 'inherit'],
-      env: gypEnv(),
-    },
-  );
-  return built.status === 0 && loads(true) ? copy : undefined;
+  const tarball = readdirSync(modules).find((file) => file.endsWith('.tgz'));
+  if (!tarball) return undefined;
+  execFileSync('tar', ['-xzf', tarball], { cwd: modules });
+  rmSync(join(modules, tarball));
+  cpSync(join(modules, 'package'), copy, { recursive: true });
+  rmSync(join(modules, 'package'), { recursive: true, force: true });
+  return loads(true) ? copy : undefined;
 }
 
 const sqlite = sqliteForNode24();
@@ -109,7 +94,7 @@ const skipSqlite = sqlite
       '--exclude',
       'test/node/demo-start.test.ts',
     ];
-if (!sqlite) log('better-sqlite3 could not be built for it: the SQLite tests are left out');
+if (!sqlite) log('better-sqlite3 could not be had for it: the SQLite tests are left out');
 log(`running the Node-only tests on ${version}`);
 const run = spawnSync(
   node,
