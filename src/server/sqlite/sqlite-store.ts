@@ -16,6 +16,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CheckoutStore, ScheduledJob, StoredEvent } from '../store';
 import { checkMs, checkTime, decodeValue, encodeValue, parseEventId } from '../stored-value';
+import { checkDriver } from './driver-check';
 import { migrate } from './migrations';
 
 export interface SqliteStoreOptions {
@@ -113,6 +114,7 @@ function open(path: string, busyTimeoutMs: number): Database.Database {
 export function createSqliteStore(options: SqliteStoreOptions | string): CheckoutStore {
   if (typeof options === 'string') return createSqliteStore({ path: options });
   checkOptions(options);
+  checkDriver(Database);
   const now = options.now ?? Date.now;
   const maxEvents = options.maxEventsPerStream ?? 100;
   const streamTtlMs = options.streamTtlMs ?? 24 * 3600 * 1000;
