@@ -99,7 +99,10 @@ export function createOutcomes(deps: OutcomeDeps) {
     const reference = reportOf.paymentReference;
     const status = reportOf.paymentStatus;
     if (!isFinal(status)) return 'failed';
-    await records.setConfirmed(reference, status, reportOf);
+    // Why it failed, in the contract's terms (issue 12): kept for /status, told to the merchant
+    // and to the browsers.
+    const failure = failureDetails(reportOf);
+    await records.setConfirmed(reference, status, failure);
     if (await records.reported(reference)) return 'already';
     if (!(await store.add(`reporting:${reference}`, true, REPORTING_LOCK_MS))) return 'busy';
     // Looked at again under the lock: another caller may have reported and let go of the lock
@@ -124,7 +127,7 @@ export function createOutcomes(deps: OutcomeDeps) {
             payment.amount.currency === reportOf.amount.currency),
         duplicate: duplicateOf !== null,
         duplicateOf,
-        ...failureDetails(reportOf),
+        ...failure,
       };
       if (!outcome.amountMatches) {
         logger.warn('paydrop: the provider reports a different amount than the merchant decided', {
@@ -160,7 +163,7 @@ export function createOutcomes(deps: OutcomeDeps) {
       type: 'status',
       reference,
       status,
-      ...failureDetails(reportOf),
+      ...failure,
     });
     return 'reported';
   }

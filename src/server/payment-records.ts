@@ -4,9 +4,8 @@
  * is never started before the previous one is settled, issue 9), how far a card's finalize got,
  * the provider-confirmed status and the outcome reported to the merchant.
  */
-import type { Channel, Money, PaymentStatus, PaymentStatusReport } from '../protocol';
+import type { Channel, Money, PaymentStatus } from '../protocol';
 import type { PaymentViewWire, StatusWire, VirtualAccountWire } from '../protocol/contract';
-import { failureDetails } from '../protocol/failure-reason';
 import type { CheckoutStore } from './store';
 
 export const DAY_MS = 24 * 3600 * 1000;
@@ -78,13 +77,12 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
     async confirmed(reference: string): Promise<FinalStatus | undefined> {
       return (await store.get(`confirmed:${reference}`)) as FinalStatus | undefined;
     },
-    /** `report`, when given, keeps why a FAILED payment failed (issue 12), for `/status`. */
+    /** `failure`, when given, keeps why a FAILED payment failed (issue 12), for `/status`. */
     async setConfirmed(
       reference: string,
       status: FinalStatus,
-      report?: PaymentStatusReport,
+      failure: FailureDetails = {},
     ): Promise<void> {
-      const failure = report ? failureDetails(report) : {};
       if (failure.reason) await store.set(`failure:${reference}`, failure, PAYMENT_TTL_MS);
       await store.set(`confirmed:${reference}`, status, PAYMENT_TTL_MS);
     },

@@ -7,19 +7,18 @@
  * SHOTS=<folder> to keep a screenshot of each state for a person to look at. Run
  * `npm run build:widget` first.
  */
-import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cardMessagesEn, cardMessagesFr } from '../../src/widget/channels/card/messages';
 import { en, type Messages } from '../../src/widget/messages/en';
 import { fr } from '../../src/widget/messages/fr';
 import { outcomeMessagesEn, outcomeMessagesFr } from '../../src/widget/outcomes/messages';
+import { AXE_PATH, axeFindings } from '../helpers/axe-page';
 import { checkoutOn, openTab, useChromium } from '../helpers/page';
 import { DEFAULT_ORDERS, type Shop, startShop } from '../helpers/shop';
 
 const TOTE = DEFAULT_ORDERS['tote-ngn'] ?? { amountMinor: 2_500_050, currency: 'NGN' };
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SERIOUS = ['moderate', 'serious', 'critical'];
 
 const browser = useChromium();
@@ -56,40 +55,9 @@ function copyName(messages: Messages, index: number): string {
 const { heading, button, field } = checkout;
 
 /** A state's findings of impact moderate or above, each prefixed with the state's name. */
-async function axeFindings(state: string): Promise<string[]> {
-  const report = await page.evaluate(async (impacts) => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            context: Document,
-            options: object,
-          ): Promise<{
-            violations: Array<{
-              id: string;
-              impact: string | null;
-              nodes: Array<{ target: unknown }>;
-            }>;
-            passes: Array<{ nodes: Array<{ target: unknown[] }> }>;
-          }>;
-        };
-      }
-    ).axe;
-    const results = await axe.run(document, { resultTypes: ['violations'], iframes: false });
-    return {
-      violations: results.violations
-        .filter((violation) => impacts.includes(violation.impact ?? ''))
-        .map(
-          (violation) =>
-            `${violation.impact} ${violation.id} ${violation.nodes.map((node) => JSON.stringify(node.target)).join(' ')}`,
-        ),
-      sawShadow: results.passes.some((rule) =>
-        rule.nodes.some((node) => Array.isArray(node.target[0])),
-      ),
-    };
-  }, SERIOUS);
-  expect(report.sawShadow, `axe looked inside the shadow root (${state})`).toBe(true);
-  return report.violations.map((violation) => `${state}: ${violation}`);
+async function moderateFindings(state: string): Promise<string[]> {
+  const found = await axeFindings(page, state, { impacts: SERIOUS, iframes: false });
+  return found.map((finding) => `${finding.impact} ${finding.id} ${finding.targets.join(' ')}`);
 }
 
 async function openOn(path: string): Promise<void> {
@@ -135,7 +103,7 @@ for (const locale of ['en', 'fr'] as const) {
           }));
           const findings: string[] = [];
           const look = async (state: string) => {
-            findings.push(...(await axeFindings(state)));
+            findings.push(...(await moderateFindings(state)));
             if (process.env.SHOTS) {
               await page.screenshot({ path: `${process.env.SHOTS}/${name}-${state}.png` });
             }

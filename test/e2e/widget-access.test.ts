@@ -5,10 +5,10 @@
  * views, and nothing overflows at the narrowest width, the card form and the issuer's challenge
  * included. Run `npm run build:widget` first.
  */
-import { createRequire } from 'node:module';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SETTLEMENT_DELAY_MS } from '../../src/sandbox/test-data';
+import { AXE_PATH, type AxeFinding, axeFindings } from '../helpers/axe-page';
 import { checkoutOn, openTab, useChromium } from '../helpers/page';
 import {
   buttonPage,
@@ -17,8 +17,6 @@ import {
   type ShopOptions,
   startShop,
 } from '../helpers/shop';
-
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const browser = useChromium();
 let context: BrowserContext | undefined;
@@ -332,55 +330,9 @@ describe('keyboard only', () => {
   });
 });
 
-interface AxeFinding {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly targets: string[];
-}
-
 /** axe-core over the whole document (open shadow roots included): serious and critical only. */
-async function axeFindings(
-  view: string,
-  options: { iframes?: boolean } = {},
-): Promise<AxeFinding[]> {
-  const report = await page.evaluate(async (runOptions) => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            context: Document,
-            options: object,
-          ): Promise<{
-            violations: Array<{
-              id: string;
-              impact: string | null;
-              help: string;
-              nodes: Array<{ target: unknown[] }>;
-            }>;
-            passes: Array<{ nodes: Array<{ target: unknown[] }> }>;
-          }>;
-        };
-      }
-    ).axe;
-    const results = await axe.run(document, { resultTypes: ['violations'], ...runOptions });
-    return {
-      violations: results.violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map((violation) => ({
-          id: violation.id,
-          impact: violation.impact,
-          help: violation.help,
-          targets: violation.nodes.map((node) => JSON.stringify(node.target)),
-        })),
-      // A node inside a shadow root has a nested target: [["paydrop-checkout", "button"]].
-      sawShadow: results.passes.some((rule) =>
-        rule.nodes.some((node) => Array.isArray(node.target[0])),
-      ),
-    };
-  }, options);
-  expect(report.sawShadow, `axe looked inside the shadow root (${view})`).toBe(true);
-  return report.violations.map((violation) => ({ ...violation, id: `${view}: ${violation.id}` }));
+function seriousFindings(view: string, options: { iframes?: boolean } = {}): Promise<AxeFinding[]> {
+  return axeFindings(page, view, { impacts: ['serious', 'critical'], ...options });
 }
 
 describe('axe-core', () => {
@@ -396,21 +348,21 @@ describe('axe-core', () => {
       await page.locator('#pay').click();
       await heading('Transfer ₦25,000.50').waitFor();
       expect(await page.getByRole('radio').count()).toBe(0);
-      findings.push(...(await axeFindings('account')));
+      findings.push(...(await seriousFindings('account')));
 
       await button('Close').click();
       await heading('Leave the checkout?').waitFor();
-      findings.push(...(await axeFindings('leave?')));
+      findings.push(...(await seriousFindings('leave?')));
       await button('Stay').click();
 
       await button("I've sent the money").click();
       await page.locator('paydrop-checkout .body').getByText('Confirming your transfer').waitFor();
-      findings.push(...(await axeFindings('confirming')));
+      findings.push(...(await seriousFindings('confirming')));
 
       const payment = await shop.latestPayment();
       await shop.sandbox('POST', `/__sandbox/payments/${payment?.reference}/transfer`);
       await heading('Payment received').waitFor({ timeout: 5000 });
-      findings.push(...(await axeFindings('received')));
+      findings.push(...(await seriousFindings('received')));
 
       expect(findings).toEqual([]);
     });
@@ -435,13 +387,13 @@ describe('axe-core', () => {
     await page.addScriptTag({ path: AXE_PATH });
     await page.locator('#pay').click();
     await heading('Something went wrong').waitFor({ timeout: 8000 });
-    findings.push(...(await axeFindings('unavailable')));
+    findings.push(...(await seriousFindings('unavailable')));
 
     await page.goto(`${shop.url}/none`);
     await page.addScriptTag({ path: AXE_PATH });
     await page.locator('#pay').click();
     await heading('Something went wrong').waitFor();
-    findings.push(...(await axeFindings('no channel')));
+    findings.push(...(await seriousFindings('no channel')));
     expect(findings).toEqual([]);
   });
 
@@ -455,12 +407,12 @@ describe('axe-core', () => {
     await heading('How would you like to pay?').waitFor();
     expect(await page.getByRole('button', { name: /^Pay from your bank/ }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: /^Card/ }).isVisible()).toBe(true);
-    findings.push(...(await axeFindings('channel list')));
+    findings.push(...(await seriousFindings('channel list')));
 
     await page.getByRole('button', { name: /^Card/ }).click();
     await field('Card number').waitFor();
     expect(await heading('Pay by card').isVisible()).toBe(true);
-    findings.push(...(await axeFindings('card form')));
+    findings.push(...(await seriousFindings('card form')));
 
     // Submitted empty: every field says what is wrong, inline, tied to its input.
     await button('Pay £49.99').click();
@@ -476,7 +428,7 @@ describe('axe-core', () => {
       );
       expect(said, label).toContain(error);
     }
-    findings.push(...(await axeFindings('card form with errors')));
+    findings.push(...(await seriousFindings('card form with errors')));
 
     await field('Card number').fill(CARDS.challenge);
     await field('Expiry date (MM / YY)').fill(FUTURE_EXPIRY);
@@ -486,12 +438,12 @@ describe('axe-core', () => {
     await heading('Verify it’s you').waitFor({ timeout: 10_000 });
     await issuer().getByLabel('One-time code').waitFor();
     // The host document only: the frames are the companion's and the issuer's pages.
-    findings.push(...(await axeFindings('card challenge', { iframes: false })));
+    findings.push(...(await seriousFindings('card challenge', { iframes: false })));
 
     await issuer().getByLabel('One-time code').fill('123456');
     await issuer().getByRole('button', { name: 'Verify' }).click();
     await heading('Payment received').waitFor({ timeout: 10_000 });
-    findings.push(...(await axeFindings('card received')));
+    findings.push(...(await seriousFindings('card received')));
     expect(findings).toEqual([]);
   });
 
@@ -505,7 +457,7 @@ describe('axe-core', () => {
     await page.locator('#pay').click();
     await shown('Approve the payment at your bank, then come back here.').waitFor();
     expect(await button('Continue to your bank').isVisible()).toBe(true);
-    findings.push(...(await axeFindings('bank ready')));
+    findings.push(...(await seriousFindings('bank ready')));
 
     await button('Pay on your phone instead').click();
     const qr = page.getByRole('img', { name: 'QR code to pay on your phone' });
@@ -513,7 +465,7 @@ describe('axe-core', () => {
     expect(await shown('Scan with your phone to approve in your banking app.').isVisible()).toBe(
       true,
     );
-    findings.push(...(await axeFindings('bank QR code')));
+    findings.push(...(await seriousFindings('bank QR code')));
 
     const opening = async () => {
       const [popup] = await Promise.all([
@@ -527,14 +479,14 @@ describe('axe-core', () => {
     };
     const first = await opening();
     expect(await button('Show the bank’s window').isVisible()).toBe(true);
-    findings.push(...(await axeFindings('bank opened')));
+    findings.push(...(await seriousFindings('bank opened')));
 
     await first.close();
     await shown(
       'The bank’s window closed. If you approved, this page updates in a moment.',
     ).waitFor({ timeout: 5000 });
     expect(await button('Continue to your bank').isVisible()).toBe(true);
-    findings.push(...(await axeFindings('bank closed')));
+    findings.push(...(await seriousFindings('bank closed')));
 
     // Approved, but the bank keeps it PENDING until the sandbox's clock moves: hold it still.
     const second = await opening();
@@ -545,7 +497,7 @@ describe('axe-core', () => {
     await closed;
     await shown('Processing your payment…').waitFor({ timeout: 5000 });
     expect((await shop.latestPayment())?.status).toBe('PENDING');
-    findings.push(...(await axeFindings('bank processing')));
+    findings.push(...(await seriousFindings('bank processing')));
 
     await shop.sandbox('POST', '/__sandbox/clock', { advanceSeconds: SETTLEMENT_DELAY_MS / 1000 });
     sandboxHeldAt = null;
@@ -565,7 +517,7 @@ describe('axe-core', () => {
     expect(await button('Try again').count()).toBe(0);
     // Nothing was started at the provider.
     expect(await shop.latestPayment()).toBeUndefined();
-    expect(await axeFindings('already paid')).toEqual([]);
+    expect(await seriousFindings('already paid')).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@
  * Run `npm run build:widget` first (npm test does).
  */
 import { readFile } from 'node:fs/promises';
+import { SHOP_CSP } from '../../demo/policy';
 import { serve } from '../../src/node/serve';
 import { createSandboxHandler, isDroppedResponse, SANDBOX_TEST_KEY } from '../../src/sandbox';
 import {
@@ -14,18 +15,8 @@ import {
   type ResolvedOrder,
 } from '../../src/server';
 
-export const STRICT_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "frame-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "object-src 'none'",
-  "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
-].join('; ');
+/** The demo's strict policy, as a careful merchant would set it: the widget must work under it. */
+export const STRICT_CSP = SHOP_CSP;
 
 export interface ShopOptions {
   /** Order id → what the merchant decided. Default: one NGN and one GBP order. */

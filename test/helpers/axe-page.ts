@@ -1,0 +1,71 @@
+/**
+ * axe-core in Chromium over a whole page, open shadow roots included (the dialog lives in one),
+ * for the e2e tests: inject it with `page.addScriptTag({ path: AXE_PATH })` on a page without a
+ * CSP, then ask for the findings of a state.
+ */
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright';
+import { expect } from 'vitest';
+
+export const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+export interface AxeFinding {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly targets: string[];
+}
+
+/**
+ * The findings of `impacts` in the page as it is now, their ids prefixed with `view`. Fails the
+ * test if axe did not look inside the shadow root, so a run that saw nothing cannot pass.
+ */
+export async function axeFindings(
+  page: Page,
+  view: string,
+  options: { readonly impacts: readonly string[]; readonly iframes?: boolean },
+): Promise<AxeFinding[]> {
+  const report = await page.evaluate(
+    async ({ impacts, iframes }) => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(
+              context: Document,
+              options: object,
+            ): Promise<{
+              violations: Array<{
+                id: string;
+                impact: string | null;
+                help: string;
+                nodes: Array<{ target: unknown[] }>;
+              }>;
+              passes: Array<{ nodes: Array<{ target: unknown[] }> }>;
+            }>;
+          };
+        }
+      ).axe;
+      const results = await axe.run(document, {
+        resultTypes: ['violations'],
+        ...(iframes === undefined ? {} : { iframes }),
+      });
+      return {
+        violations: results.violations
+          .filter((violation) => impacts.includes(violation.impact ?? ''))
+          .map((violation) => ({
+            id: violation.id,
+            impact: violation.impact,
+            help: violation.help,
+            targets: violation.nodes.map((node) => JSON.stringify(node.target)),
+          })),
+        // A node inside a shadow root has a nested target: [["paydrop-checkout", "button"]].
+        sawShadow: results.passes.some((rule) =>
+          rule.nodes.some((node) => Array.isArray(node.target[0])),
+        ),
+      };
+    },
+    { impacts: [...options.impacts], iframes: options.iframes },
+  );
+  expect(report.sawShadow, `axe looked inside the shadow root (${view})`).toBe(true);
+  return report.violations.map((violation) => ({ ...violation, id: `${view}: ${violation.id}` }));
+}
