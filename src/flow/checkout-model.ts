@@ -7,6 +7,7 @@
  */
 import { batch, computed, type ReadonlySignal, signal } from '@preact/signals';
 import type { Channel, Money } from '../protocol';
+import type { CardEntry } from '../protocol/contract';
 import {
   createBankActions,
   createTransferActions,
@@ -81,6 +82,8 @@ interface Session {
   readonly amount: Money;
   readonly description: string;
   readonly channels: readonly ChannelChoice[];
+  /** Where Card is typed: the provider's hosted page unless the companion says 'direct'. */
+  readonly cardEntry?: CardEntry | undefined;
 }
 
 export function createCheckoutModel(options: CheckoutModelOptions) {
@@ -300,12 +303,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       const channels = answer.channels.filter((channel) =>
         options.supportedChannels.includes(channel.name),
       );
-      session.value = {
-        token: answer.token,
-        amount: answer.amount,
-        description: answer.description,
-        channels,
-      };
+      session.value = { ...answer, channels };
       if (options.resumed) {
         // Back from the bank after a full-page redirect: confirm where that payment stands.
         lastChannel = 'PayByAccount';

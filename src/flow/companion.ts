@@ -5,6 +5,7 @@
  */
 // From the modules themselves, not the index: the widget bundles nothing else of the protocol.
 import {
+  type CardEntry,
   type ChannelChoiceWire,
   type CheckoutErrorCode,
   type CheckoutViewWire,
@@ -100,8 +101,8 @@ export interface CardCalls {
 export interface HttpCompanion extends CompanionPort {
   /** The companion's origin, the only one its pages' messages may come from. */
   readonly origin: string;
-  /** POSTs to a companion path with the payment's token; the answer unchecked, or a failure. */
-  post(path: string, token: string): Promise<unknown>;
+  /** POSTs to a companion path with the payment's token (and a JSON body); the answer unchecked, or a failure. */
+  post(path: string, token: string, body?: unknown): Promise<unknown>;
 }
 
 /**
@@ -228,6 +229,8 @@ export function parseSession(body: unknown): SessionView {
     token: text(given.token, 4096),
     amount: money(checkout.amount),
     description: text(checkout.description, 200),
+    // Checked where it is read (the card chunk): anything but 'direct' is the hosted page.
+    cardEntry: checkout.cardEntry as CardEntry,
     // Channels this widget does not know are left out rather than shown blank.
     channels: channels.map(record).flatMap((channel) =>
       CHANNELS.includes(channel.name as Channel)

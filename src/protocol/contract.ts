@@ -18,6 +18,10 @@ export const COMPANION_PATHS = {
   bankReturn: '/return',
   challenge: '/challenge',
   challengeFrame: '/challenge/frame',
+  /** Card on the provider's hosted page: POST opens (or reopens) the order's page. */
+  cardPage: '/card-page',
+  /** POST (no body): what became of the hosted card page (a payment, a cancel, or nothing yet). */
+  cardPagePayment: '/card-page/payment',
   webhooks: '/webhooks',
 } as const;
 
@@ -60,11 +64,37 @@ export interface ChannelChoiceWire {
   readonly description: string | null;
 }
 
+/**
+ * Where the customer types a card: on the provider's hosted page (the default, PCI DSS SAQ A for
+ * the merchant), or in the companion's isolated card frame (opt-in, SAQ D).
+ */
+export type CardEntry = 'hosted' | 'direct';
+
 /** What the customer is paying for, as `POST /session` answers it. */
 export interface CheckoutViewWire {
   readonly amount: Money;
   readonly description: string;
   readonly channels: readonly ChannelChoiceWire[];
+  /** How Card is paid in this checkout; absent from companions before it existed ('direct'). */
+  readonly cardEntry?: CardEntry;
+}
+
+/** The answer to `POST /card-page`: the provider's page for this order's card payment. */
+export interface CardPageWire {
+  /** Opens `POST /card-page/payment` for this page. */
+  readonly token: string;
+  /** The provider's hosted payment page (https, or http on loopback for the sandbox). */
+  readonly url: string;
+}
+
+/** The answer to `POST /card-page/payment`. */
+export interface CardPagePaymentWire {
+  /** The payment made on the page, once the companion knows it (the return page or a webhook). */
+  readonly payment: PaymentViewWire | null;
+  /** The token opening that payment (`/status`, `/events`), with `payment`. */
+  readonly token: string | null;
+  /** The customer cancelled on the provider's page, and no payment is known. */
+  readonly cancelled: boolean;
 }
 
 /** The answer to `POST /session`. */

@@ -84,6 +84,7 @@ export interface WirePaymentLinkRequest {
   amountType: 0 | 1;
   currencyCode: string;
   amountInfo?: WireAmountInfo;
+  metaData?: { 'return-url'?: string };
 }
 
 export interface WireAmountInfo {

@@ -110,6 +110,8 @@ export interface CreatePaymentLinkInput {
   readonly currency: string;
   /** A fixed amount; omit for a link where the payer chooses the amount. */
   readonly amount?: Money | undefined;
+  /** Where the provider's page sends the customer after paying or cancelling (`metaData.return-url`). */
+  readonly returnUrl?: string | undefined;
 }
 
 export interface PayoutRequirementsInput {
@@ -393,6 +395,8 @@ export function createProviderClient(
       }
       if (!isKnownCurrency(input.currency))
         throw new TypeError(`currency "${input.currency}" is not supported.`);
+      if (input.returnUrl !== undefined && !/^https?:\/\//.test(String(input.returnUrl)))
+        throw new TypeError('returnUrl must be an absolute http(s) URL.');
       if (input.amount) {
         requireMoney('amount', input.amount);
         if (input.amount.currency !== input.currency)
@@ -412,6 +416,7 @@ export function createProviderClient(
               },
             }
           : {}),
+        ...(input.returnUrl ? { metaData: { 'return-url': input.returnUrl } } : {}),
       };
       const answer = await provider.send({
         operation: 'paymentLink',

@@ -11,6 +11,7 @@ import { createProviderClient } from '../provider/client';
 import { createProviderTransport } from '../provider/transport';
 import { CheckoutError, toCheckoutError } from './errors';
 import { eventStream } from './events';
+import { createHostedCard } from './hosted-card';
 import { createJobPicker, type JobPicker } from './jobs';
 import { type CheckoutHandlerOptions, type CheckoutLogger, checkOptions } from './options';
 import { createOutcomes, PAYMENT_QUEUE } from './outcomes';
@@ -19,7 +20,7 @@ import { createPaymentRecords } from './payment-records';
 import { createPaymentService } from './payments';
 import { createPayoutOutcomes, PAYOUT_QUEUE, SWEEP_QUEUE } from './payout-outcomes';
 import { readCapped } from './read-body';
-import { InitiateInput, issuesOf, SessionInput } from './schemas';
+import { CardPageInput, InitiateInput, issuesOf, SessionInput } from './schemas';
 import { createStatusCache } from './status-cache';
 import { createMemoryStore } from './store';
 import { type CheckoutClaims, createTokenSigner } from './token';
@@ -158,6 +159,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   // Work left by an earlier run of this process (or another instance) is picked up at start.
   jobs.wake();
 
+  const hosted = createHostedCard({ provider, store, records, outcomes, now });
   const payments = createPaymentService({
     options,
     provider,
@@ -168,6 +170,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     records,
     status,
     outcomes,
+    hosted,
   });
   const receiveWebhook = createWebhookReceiver({
     options,
@@ -176,6 +179,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     outcomes,
     payouts,
     logger,
+    hosted,
   });
 
   function publicUrlOf(request: Request): string {
@@ -317,6 +321,32 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       },
     ],
     [
+      COMPANION_PATHS.cardPage,
+      {
+        POST: async ({ request, url, headers, publicUrl }) => {
+          const claims = await claimsOf(request, url);
+          // The body is optional: only a full-page redirect needs `returnTo`.
+          const input = parse(
+            CardPageInput,
+            request.headers.get('content-type') === null ? {} : await readJson(request),
+          );
+          const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
+          return json(
+            await payments.openCardPage(claims, input, publicUrl, allowedReturn),
+            headers,
+          );
+        },
+      },
+    ],
+    [
+      COMPANION_PATHS.cardPagePayment,
+      {
+        // POST, though it only reads: the widget's one call shape (a token, no body) is enough.
+        POST: async ({ request, url, headers }) =>
+          json(await payments.cardPagePayment(await claimsOf(request, url)), headers),
+      },
+    ],
+    [
       COMPANION_PATHS.authenticate,
       {
         POST: async ({ request, url, headers, publicUrl }) => {
@@ -361,11 +391,24 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       COMPANION_PATHS.bankReturn,
       {
         GET: async ({ url, publicUrl }) => {
-          const reference = url.searchParams.get('reference') ?? '';
-          if (!/^[\w.:-]{1,128}$/.test(reference))
+          const reference = url.searchParams.get('reference');
+          // The provider's hosted card page comes back with its link's alias too (or a cancel).
+          const alias = url.searchParams.get('alias');
+          const cancelled = url.searchParams.get('cancelled') === '1';
+          const valid = (value: string | null) => value !== null && /^[\w.:-]{1,128}$/.test(value);
+          if (
+            alias !== null ? !valid(alias) || (!cancelled && !valid(reference)) : !valid(reference)
+          )
             return missingPage('This link is not a payment return.');
-          const { returnTo } = await payments.bankReturn(reference);
-          return returnPage(`${publicUrl}/assets`, reference, returnTo);
+          const { returnTo } = await payments.bankReturn(
+            cancelled ? null : reference,
+            alias,
+            cancelled,
+          );
+          return returnPage(`${publicUrl}/assets`, cancelled ? '' : (reference ?? ''), returnTo, {
+            alias,
+            cancelled,
+          });
         },
       },
     ],

@@ -9,7 +9,7 @@ import {
   type Money,
   type PayoutStatus,
 } from '../protocol';
-import type { PaymentFailureReason } from '../protocol/contract';
+import type { CardEntry, PaymentFailureReason } from '../protocol/contract';
 import { checkBaseUrl, checkSecretKey } from '../provider/transport';
 import type { CheckoutStore } from './store';
 
@@ -29,6 +29,8 @@ export interface ResolvedOrder {
    * once, before choosing how to pay. Default false.
    */
   readonly paid?: boolean | undefined;
+  /** Where this order's card is typed, over the handler's `cardEntry`. */
+  readonly cardEntry?: CardEntry | undefined;
 }
 
 /** A payment's final outcome, reported once per reference. */
@@ -117,6 +119,14 @@ export interface CheckoutHandlerOptions {
   readonly store?: CheckoutStore | undefined;
   /** Default: console. Lines never hold the secret key. */
   readonly logger?: CheckoutLogger | undefined;
+  /**
+   * Where customers type their card. `'hosted'` (default): on the provider's hosted payment page,
+   * in a window of the provider's origin; card data never reaches your pages or your server, which
+   * keeps you in PCI DSS SAQ A. `'direct'`: in the companion's isolated card frame, which sends the
+   * card through your server to the provider; only for merchants the provider allows to send card
+   * details, and it puts you in SAQ D. An order can override it (`ResolvedOrder.cardEntry`).
+   */
+  readonly cardEntry?: CardEntry | undefined;
   /** For edge runtimes: keeps background work (webhook confirmation) alive past the response. */
   readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
   readonly fetch?: typeof fetch | undefined;
@@ -159,11 +169,18 @@ export function checkOptions(options: CheckoutHandlerOptions): void {
       );
     }
   }
+  checkCardEntry(options.cardEntry, 'cardEntry');
   const ttl = options.tokenTtlSeconds;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 60 || ttl > 7 * 24 * 3600)) {
     throw new TypeError('tokenTtlSeconds must be a whole number of seconds from 60 to 604800.');
   }
   checkStore(options.store);
+}
+
+function checkCardEntry(value: unknown, what: string): void {
+  if (value !== undefined && value !== 'hosted' && value !== 'direct') {
+    throw new TypeError(`${what} must be 'hosted' or 'direct', not ${JSON.stringify(value)}.`);
+  }
 }
 
 const STORE_METHODS = ['get', 'set', 'add', 'append', 'read', 'subscribe', 'schedule', 'claim'];
@@ -208,10 +225,11 @@ export function checkResolvedOrder(value: unknown, what: string): ResolvedOrder 
     (order.channels !== undefined &&
       (!Array.isArray(order.channels) ||
         !order.channels.every((name) => (CHANNELS as readonly string[]).includes(name)))) ||
-    (order.paid !== undefined && typeof order.paid !== 'boolean')
+    (order.paid !== undefined && typeof order.paid !== 'boolean') ||
+    (order.cardEntry !== undefined && order.cardEntry !== 'hosted' && order.cardEntry !== 'direct')
   ) {
     throw new TypeError(
-      `${what} must return { amountMinor: a whole number above 0, currency: a supported ISO code, description: string, channels?: some of ${CHANNELS.join(', ')}, paid?: boolean } or null.`,
+      `${what} must return { amountMinor: a whole number above 0, currency: a supported ISO code, description: string, channels?: some of ${CHANNELS.join(', ')}, paid?: boolean, cardEntry?: 'hosted' | 'direct' } or null.`,
     );
   }
   return {
@@ -220,5 +238,6 @@ export function checkResolvedOrder(value: unknown, what: string): ResolvedOrder 
     description: order.description.slice(0, 200),
     ...(order.channels ? { channels: [...order.channels] } : {}),
     ...(order.paid ? { paid: true } : {}),
+    ...(order.cardEntry ? { cardEntry: order.cardEntry } : {}),
   };
 }

@@ -24,19 +24,30 @@ const STRICT =
   "default-src 'none'; script-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'";
 
 /**
- * Tells the waiting widget that the bank sent the customer back, then closes the popup or, after
- * a full-page redirect, goes back to the merchant's page.
+ * Tells the waiting widget that the bank, or the provider's hosted card page (`card.alias`), sent
+ * the customer back, then closes the popup or, after a full-page redirect, goes back to the
+ * merchant's page.
  */
 export function returnPage(
   assetsUrl: string,
   reference: string,
   returnTo: string | null,
+  card: { readonly alias: string | null; readonly cancelled: boolean } = {
+    alias: null,
+    cancelled: false,
+  },
 ): Response {
+  const text =
+    card.alias === null
+      ? 'Payment authorised at your bank. Returning to the shop…'
+      : card.cancelled
+        ? 'Payment cancelled. Returning to the shop…'
+        : 'Returning to the shop…';
   return html(
     `<meta name="viewport" content="width=device-width,initial-scale=1"><title>Returning to the shop</title>
 <link rel="stylesheet" href="${escapeHtml(assetsUrl)}/page.css"></head><body>
-<main id="paydrop-return" data-reference="${escapeHtml(reference)}" data-return-to="${escapeHtml(returnTo ?? '')}">
-<p>Payment authorised at your bank. Returning to the shop…</p>
+<main id="paydrop-return" data-reference="${escapeHtml(reference)}" data-return-to="${escapeHtml(returnTo ?? '')}" data-alias="${escapeHtml(card.alias ?? '')}" data-cancelled="${card.cancelled ? '1' : ''}">
+<p>${text}</p>
 <p><a href="${escapeHtml(returnTo ?? '#')}" id="paydrop-continue" hidden>Continue</a></p></main>
 <script src="${escapeHtml(assetsUrl)}/return.js"></script></body>`,
     `${STRICT}; frame-ancestors 'none'`,
@@ -120,14 +131,17 @@ const RETURN_JS = `(() => {
   const main = document.getElementById('paydrop-return');
   const reference = main.dataset.reference;
   const returnTo = main.dataset.returnTo;
-  const message = { type: 'paydrop:bank-return', reference, at: Date.now() };
+  const alias = main.dataset.alias;
+  const message = alias
+    ? { type: 'paydrop:card-return', alias, reference, cancelled: main.dataset.cancelled === '1', at: Date.now() }
+    : { type: 'paydrop:bank-return', reference, at: Date.now() };
   try { const channel = new BroadcastChannel('paydrop'); channel.postMessage(message); channel.close(); } catch {}
   setTimeout(() => {
     window.close();
     setTimeout(() => {
       if (returnTo) {
         const url = new URL(returnTo);
-        url.searchParams.set('${RETURN_PARAM}', reference);
+        url.searchParams.set('${RETURN_PARAM}', alias ? 'card:' + alias : reference);
         location.replace(url.href);
       } else {
         document.getElementById('paydrop-continue').hidden = false;

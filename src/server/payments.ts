@@ -18,6 +18,7 @@ import type { PaymentViewWire, StatusWire } from '../protocol/contract';
 import { failureDetails, failureReasonOf } from '../protocol/failure-reason';
 import type { ProviderClient } from '../provider/client';
 import { CheckoutError } from './errors';
+import type { HostedCard } from './hosted-card';
 import {
   type CheckoutHandlerOptions,
   type CheckoutLogger,
@@ -54,6 +55,7 @@ export interface PaymentServiceDeps {
   readonly records: PaymentRecords;
   readonly status: StatusCache;
   readonly outcomes: Outcomes;
+  readonly hosted: HostedCard;
 }
 
 /** What became of the earlier payments of a checkout or order, as far as a new one goes. */
@@ -63,7 +65,7 @@ type Earlier =
   | { readonly kind: 'none' };
 
 export function createPaymentService(deps: PaymentServiceDeps) {
-  const { options, provider, store, signer, logger, now, records, outcomes } = deps;
+  const { options, provider, store, signer, logger, now, records, outcomes, hosted } = deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
 
   async function issueToken(claims: Omit<CheckoutClaims, 'exp'>): Promise<string> {
@@ -234,6 +236,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         description: resolved.description,
         channels: offered.map((channel) => channel.name as Channel),
         origin,
+        cardEntry: resolved.cardEntry ?? options.cardEntry ?? 'hosted',
       };
       // A returning customer sees the order's success, or the payment still settling ("Checking
       // your payment…"), or the live one to finish: never a form that could charge again.
@@ -266,6 +269,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             name: channel.name,
             description: channel.description,
           })),
+          cardEntry: claims.cardEntry,
         },
         payment: payment ?? null,
       };
@@ -289,6 +293,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           {
             issues: ['returnTo must be on this site or an allowed origin'],
           },
+        );
+      }
+      // On the hosted path the card is typed on the provider's page, never sent here.
+      if (input.channel === 'Card' && claims.cardEntry !== 'direct') {
+        throw new CheckoutError(
+          'channel_unavailable',
+          'Card is paid on the provider’s page in this checkout: open it with POST /card-page.',
         );
       }
       // One initiation at a time per order (or link checkout), so two tabs cannot both pay.
@@ -395,6 +406,88 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       }
     },
 
+    /**
+     * Card on the provider's hosted page: the order's one-time link (made now, or the one made
+     * before while it is unpaid), once the earlier payments of the order are settled exactly as
+     * for `/initiate`. The token it answers follows the page (`cardPagePayment`).
+     */
+    async openCardPage(
+      claims: CheckoutClaims,
+      input: { returnTo?: string | undefined },
+      publicUrl: string,
+      allowedReturn: (url: string) => boolean,
+    ) {
+      if (claims.cardEntry === 'direct') {
+        throw new CheckoutError(
+          'channel_unavailable',
+          'Card is entered in the card frame in this checkout, not on a hosted page.',
+        );
+      }
+      if (!claims.channels.includes('Card')) {
+        throw new CheckoutError('channel_unavailable', 'Card cannot take this payment.');
+      }
+      if (input.returnTo !== undefined && !allowedReturn(input.returnTo)) {
+        throw new CheckoutError(
+          'invalid_request',
+          'returnTo must be a page of an allowed origin.',
+          { issues: ['returnTo must be on this site or an allowed origin'] },
+        );
+      }
+      const lock =
+        claims.orderId !== null
+          ? `initiating:order:${claims.orderId}`
+          : `initiating:checkout:${claims.sid}`;
+      if (!(await store.add(lock, true, 30_000))) {
+        throw new CheckoutError(
+          'conflict',
+          'This payment is already being started; try again in a moment.',
+        );
+      }
+      try {
+        const earlier = await settleEarlier(claims, 'Card');
+        if (earlier.kind === 'paid' || earlier.kind === 'pending') {
+          return await refuseForEarlier(claims, earlier);
+        }
+        const page = await hosted.open({
+          checkoutId: claims.sid,
+          orderId: claims.orderId,
+          linkAlias: claims.linkAlias,
+          amount: { amountMinor: claims.amountMinor, currency: claims.currency },
+          description: claims.description || 'Payment',
+          returnUrl: `${publicUrl}/return`,
+          returnTo: input.returnTo ?? null,
+        });
+        if (!isSafeUrl(page.url)) {
+          logger.error('paydrop: refused a hosted payment page URL that is not https', {
+            alias: page.alias,
+          });
+          throw new CheckoutError(
+            'unavailable',
+            'The provider sent a payment page that cannot be opened safely.',
+          );
+        }
+        const { reference: _reference, ...rest } = claims;
+        return { token: await issueToken({ ...rest, hosted: page.alias }), url: page.url };
+      } finally {
+        await store.delete(lock);
+      }
+    },
+
+    /** What became of the hosted card page: its payment (with a token opening it), a cancel, or nothing yet. */
+    async cardPagePayment(claims: CheckoutClaims) {
+      if (!claims.hosted) throw new CheckoutError('not_initiated', 'Open the card page first.');
+      const seen = await hosted.outcome(claims.hosted);
+      const record = seen.reference ? await records.get(seen.reference) : undefined;
+      if (!record) return { payment: null, token: null, cancelled: seen.cancelled };
+      const status = (await knownStatus(record.reference)) ?? 'PENDING';
+      const { hosted: _hosted, ...rest } = claims;
+      return {
+        payment: records.view(record, status),
+        token: await issueToken({ ...rest, reference: record.reference, channel: 'Card' }),
+        cancelled: false,
+      };
+    },
+
     /** The authentication check; a challenge is kept for the challenge page to serve. */
     async authenticate(reference: string, challengeUrl: string) {
       const check = await provider.checkAuthentication(reference);
@@ -487,8 +580,25 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       }
     },
 
-    /** The page the bank sends the customer back to: where to go next, and a status check. */
-    async bankReturn(reference: string): Promise<{ returnTo: string | null }> {
+    /**
+     * The page the bank, or the provider's hosted card page (`alias`), sends the customer back
+     * to: where to go next, and a status check. A card page's payment is adopted first.
+     */
+    async bankReturn(
+      reference: string | null,
+      alias: string | null = null,
+      cancelled = false,
+    ): Promise<{ returnTo: string | null }> {
+      if (alias !== null) {
+        const page = await hosted.attempt(alias);
+        if (!page) return { returnTo: null };
+        if (reference === null || cancelled) {
+          await hosted.cancelled(alias);
+          return { returnTo: page.returnTo };
+        }
+        await hosted.adopt(reference, alias);
+      }
+      if (reference === null) return { returnTo: null };
       const payment = await records.get(reference);
       // Anyone can load this page with any reference: only a payment of ours is looked at.
       if (payment) {

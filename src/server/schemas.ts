@@ -112,6 +112,13 @@ export const InitiateInput = v.pipe(
   ),
 );
 
+/** `POST /card-page`: only where to come back to after a full-page redirect. */
+export const CardPageInput = v.object({
+  returnTo: v.optional(
+    v.pipe(v.string('must be a string'), v.maxLength(2048), v.url('must be an absolute URL')),
+  ),
+});
+
 export type InitiateInputValue = v.InferOutput<typeof InitiateInput>;
 
 /** "field: message" texts for the `issues` of a 400. */

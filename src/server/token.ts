@@ -7,6 +7,7 @@ import { hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Channel } from '../protocol';
+import type { CardEntry } from '../protocol/contract';
 
 export interface CheckoutClaims {
   /** Checkout session id. */
@@ -22,6 +23,10 @@ export interface CheckoutClaims {
   readonly origin: string | null;
   readonly reference?: string;
   readonly channel?: Channel;
+  /** Where Card is typed in this checkout (absent: the handler's default). */
+  readonly cardEntry?: CardEntry;
+  /** The alias of the provider's hosted card page opened for this checkout (CardPageWire). */
+  readonly hosted?: string;
   /**
    * 'frame': a ticket that only fetches the issuer's challenge markup. The markup runs in that
    * frame and can read the frame's own URL, so that URL never carries the checkout token.

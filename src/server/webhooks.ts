@@ -14,6 +14,7 @@
 import { parseWebhookEvent } from '../protocol';
 import type { ProviderClient } from '../provider/client';
 import { verifyWebhook, WebhookVerificationError } from '../provider/webhook-signature';
+import { type HostedCard, linkAliasOfWebhook } from './hosted-card';
 import { createJobPicker, type JobPicker } from './jobs';
 import type { CheckoutHandlerOptions, CheckoutLogger } from './options';
 import { type Outcomes, PAYMENT_QUEUE } from './outcomes';
@@ -42,6 +43,8 @@ export interface WebhookReceiverDeps {
    */
   readonly records?: PaymentRecords | undefined;
   readonly outcomes?: Outcomes | undefined;
+  /** The hosted card pages, whose payments are first heard of here or on the return page. */
+  readonly hosted?: HostedCard | undefined;
   readonly payouts: PayoutOutcomes;
   readonly logger: CheckoutLogger;
 }
@@ -114,7 +117,10 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps) {
       if (await records.reported(event.reference)) {
         return answer(200, { received: true, duplicate: true });
       }
-      const known = (await records.get(event.reference)) !== undefined;
+      let known = (await records.get(event.reference)) !== undefined;
+      // A payment made on a hosted card page of ours, before (or without) its return page.
+      const alias = known ? null : linkAliasOfWebhook(json);
+      if (alias !== null && deps.hosted) known = await deps.hosted.adopt(event.reference, alias);
       if (!known && (await store.pending(PAYMENT_QUEUE)) >= MAX_UNCONFIRMED) {
         return answer(503, {
           error: 'busy',

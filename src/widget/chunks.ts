@@ -5,8 +5,8 @@
  */
 import type { Messages } from './messages/en';
 
-/** What the card chunk gives the dialog: the card step. */
-export type CardChunk = Pick<typeof import('./channels/card/chunk'), 'CardStep'>;
+/** What the card chunk gives the dialog: the card step (the provider's hosted page, or direct entry). */
+export type CardChunk = Pick<typeof import('./channels/card/chunk'), 'CardEntryStep'>;
 
 /** What the declarative chunk gives the script tag's click listener (src/embed.ts). */
 export type DeclarativeChunk = typeof import('./declarative-core');

@@ -70,7 +70,7 @@ export function createCompanionHttp(
       return parseInitiation(await call('POST', COMPANION_PATHS.initiate, token, request));
     },
     origin,
-    post: (path, token) => call('POST', path, token),
+    post: call.bind(null, 'POST'),
     async status(token) {
       return parseStatus(await call('GET', COMPANION_PATHS.status, token));
     },

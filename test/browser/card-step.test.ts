@@ -407,6 +407,8 @@ describe('in the checkout', () => {
         amount: { amountMinor: 1_800, currency: 'USD' },
         description: 'Enamel mug',
         channels: channels('Card'),
+        // The card typed in the checkout (the direct path), whose challenge frame this is about.
+        cardEntry: 'direct',
       });
     companion.answerAuthenticate = async () => ({
       authenticationRequired: true,

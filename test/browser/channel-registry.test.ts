@@ -33,16 +33,25 @@ describe('the registry of channels', () => {
         choose: 'in the click',
         steps: ['ready', 'opened', 'closed', 'processing'],
       },
-      Card: { panel: 'function', choose: 'nothing', steps: ['entry', 'started'] },
+      // The provider's hosted card page opens in the choosing click too.
+      Card: { panel: 'function', choose: 'in the click', steps: ['entry', 'started'] },
     });
   });
 
-  it('opens the bank’s window when PayByAccount is chosen, and nothing else for the others', () => {
+  it('opens the payment window for PayByAccount and the hosted card page, and not for direct card entry or a transfer', () => {
     const prepare = vi.fn();
-    const context = { bank: { prepare } } as unknown as PanelContext;
-    CHANNEL_REGISTRY.PayByAccount.choose?.(context);
-    CHANNEL_REGISTRY.PayByTransfer.choose?.(context);
-    CHANNEL_REGISTRY.Card.choose?.(context);
-    expect(prepare).toHaveBeenCalledOnce();
+    const withCardEntry = (cardEntry?: 'hosted' | 'direct') =>
+      ({
+        bank: { prepare },
+        model: { session: { peek: () => ({ cardEntry }) } },
+      }) as unknown as PanelContext;
+    CHANNEL_REGISTRY.PayByAccount.choose?.(withCardEntry());
+    CHANNEL_REGISTRY.PayByTransfer.choose?.(withCardEntry());
+    expect(prepare).toHaveBeenCalledTimes(1);
+    CHANNEL_REGISTRY.Card.choose?.(withCardEntry('direct'));
+    expect(prepare).toHaveBeenCalledTimes(1);
+    CHANNEL_REGISTRY.Card.choose?.(withCardEntry('hosted'));
+    CHANNEL_REGISTRY.Card.choose?.(withCardEntry());
+    expect(prepare).toHaveBeenCalledTimes(3);
   });
 });

@@ -35,6 +35,8 @@ const checkout = createCheckoutHandler({
   secretKey: process.env.SANDBOX_SECRET_KEY ?? '',
   baseUrl: process.env.SANDBOX_URL ?? '',
   resolveOrder: (id) => ORDERS[id.split(':')[0] ?? ''] ?? null,
+  // The restart tests charge cards through the companion (the direct path).
+  cardEntry: 'direct',
   store,
   now: () => Date.now() + clockOffsetMs,
   onPaymentOutcome: (outcome) => {

@@ -68,6 +68,9 @@ export async function startCompanion(
     baseUrl: sandbox.url,
     // 'order-ngn:42' is order 42 of the NGN kind: each test can use orders of its own.
     resolveOrder: (id) => ORDERS[id.split(':')[0] ?? ''] ?? null,
+    // The card tests here type the card in the companion's card entry (the direct path);
+    // the hosted page's journeys set cardEntry: 'hosted'.
+    cardEntry: 'direct',
     onPaymentOutcome: (outcome) => {
       paymentOutcomes.push(outcome);
     },

@@ -123,6 +123,9 @@ export async function startShop(options: ShopOptions = {}): Promise<Shop> {
     secretKey,
     baseUrl: `${running.url}/sandbox`,
     resolveOrder: (id) => orders[id] ?? null,
+    // The card tests here type the card in the companion's card entry (the direct path);
+    // the hosted page's journeys set cardEntry: 'hosted'.
+    cardEntry: 'direct',
     onPaymentOutcome: (outcome) => {
       outcomes.push(outcome);
     },

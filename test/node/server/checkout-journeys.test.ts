@@ -41,6 +41,8 @@ describe('PayByTransfer', () => {
         { name: 'PayByTransfer', description: expect.any(String) },
         { name: 'Card', description: expect.any(String) },
       ],
+      // The test companion types cards in its card entry; a merchant's default is 'hosted'.
+      cardEntry: 'direct',
     });
     expect(session.body.payment).toBeNull();
 

@@ -72,8 +72,8 @@ export function createBankWindow(
       if (step.phase === 'ready' && popup && !navigated && step.payment.bankAuthUrl) {
         send(step.payment.bankAuthUrl);
       }
-    } else if (step.kind !== 'starting' && popup && !navigated) {
-      // The payment did not start: the blank window goes.
+    } else if (step.kind !== 'starting' && !isPaying(step, 'Card') && popup && !navigated) {
+      // The payment did not start: the blank window goes. (Card's hosted page takes it.)
       popup.close();
       popup = null;
     }
@@ -113,6 +113,13 @@ export function createBankWindow(
 
     focus(): void {
       popup?.focus();
+    },
+
+    /** The blank window opened in the click, handed over (the card's hosted page fills it). */
+    take(): Window | null {
+      const taken = popup;
+      popup = null;
+      return taken;
     },
 
     dispose(): void {

@@ -22,7 +22,7 @@ function loadCard(): Promise<CardChunk> {
 }
 
 export function CardPanel({ context }: PanelProps<'Card'>) {
-  const { model, companion, customer, locale, messages, other } = context;
+  const { model, companion, customer, locale, messages, other, bank } = context;
   const amount = model.session.peek()?.amount;
   return (
     <Lazy
@@ -31,14 +31,15 @@ export function CardPanel({ context }: PanelProps<'Card'>) {
       // Offline: the error step's Try again comes back here and loads it again.
       failed={() => model.fail(new CompanionFailure('network', 'The card form could not load.'))}
     >
-      {({ CardStep }) => (
-        <CardStep
+      {({ CardEntryStep }) => (
+        <CardEntryStep
           model={model}
           companion={companion}
           customer={customer}
           locale={locale}
           messages={messages}
           amountText={amount ? formatMoney(amount, locale) : ''}
+          bank={bank}
           other={other}
         />
       )}

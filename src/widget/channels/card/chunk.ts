@@ -17,5 +17,6 @@ export type {
   CardFieldValues,
 } from './card-input';
 export { isChallengeCompletion } from './challenge-message';
+export { CardEntryStep, HostedCard, type HostedCardProps } from './HostedCard';
 export type { CardMessageKey, CardMessages } from './messages';
 export { cardMessagesEn, cardMessagesFr } from './messages';

@@ -6,5 +6,7 @@ import { CardPanel } from './CardPanel';
 export const card: ChannelDescriptor<'Card'> = {
   name: 'Card',
   Panel: CardPanel,
+  // The provider's card page opens in this click, before any await, so blockers allow it.
+  choose: ({ bank, model }) => model.session.peek()?.cardEntry !== 'direct' && bank.prepare(),
   steps: ['entry', 'started'],
 };

@@ -1,0 +1,177 @@
+/**
+ * Card on the provider's hosted page (issue 19): the default card path, on which the merchant
+ * never receives card data (PCI DSS SAQ A). For a card payment the companion makes a one-time
+ * payment link for the order, at the amount the merchant decided, and the customer pays on the
+ * link's page, on the provider's origin. The page sends the customer back to the companion's
+ * return page with `?reference=&alias=`, and the payment webhook carries `link.alias`: either one
+ * tells the companion which payment the page made, and the payment is then remembered and
+ * confirmed like any other (records, outcomes, the browser's stream).
+ *
+ * One link per order attempt, reused until it is paid: a one-time link takes one payment, so
+ * however often the customer reopens the page, or opens it in two tabs, the order is charged
+ * once.
+ */
+import type { Money } from '../protocol';
+import type { ProviderClient } from '../provider/client';
+import type { Outcomes } from './outcomes';
+import { PAYMENT_TTL_MS, type PaymentRecord, type PaymentRecords } from './payment-records';
+import type { CheckoutStore } from './store';
+
+/** A hosted card page opened for one order (or one checkout of a payment link). */
+export interface HostedCardAttempt {
+  /** The provider's alias of the one-time link behind the page. */
+  readonly alias: string;
+  /** The page's URL (the link's `link`). */
+  readonly url: string;
+  readonly checkoutId: string;
+  readonly orderId: string | null;
+  readonly linkAlias: string | null;
+  readonly amount: Money;
+  /** The merchant page a full-page redirect comes back to, when the window was blocked. */
+  readonly returnTo: string | null;
+  readonly createdAt: number;
+}
+
+/** How long a page's link is offered again for the same order before a new one is made. */
+const REUSE_MS = 24 * 3600 * 1000;
+
+export interface HostedCardDeps {
+  readonly provider: ProviderClient;
+  readonly store: CheckoutStore;
+  readonly records: PaymentRecords;
+  readonly outcomes: Outcomes;
+  readonly now: () => number;
+}
+
+export function createHostedCard({ provider, store, records, outcomes, now }: HostedCardDeps) {
+  const attemptKey = (alias: string) => `hosted:${alias}`;
+  const ownerKey = (checkout: { orderId: string | null; checkoutId: string }) =>
+    checkout.orderId !== null
+      ? `hosted:order:${checkout.orderId}`
+      : `hosted:checkout:${checkout.checkoutId}`;
+
+  async function attempt(alias: string): Promise<HostedCardAttempt | undefined> {
+    return (await store.get(attemptKey(alias))) as HostedCardAttempt | undefined;
+  }
+
+  return {
+    attempt,
+
+    /**
+     * The page for this order: the one already made, while it is not paid and not old, else a
+     * new one-time link at the decided amount. Whatever the customer saw on a page before
+     * (a payment, a cancel) is forgotten, so the widget waits for what this visit does.
+     */
+    async open(input: {
+      readonly checkoutId: string;
+      readonly orderId: string | null;
+      readonly linkAlias: string | null;
+      readonly amount: Money;
+      readonly description: string;
+      readonly returnUrl: string;
+      readonly returnTo: string | null;
+    }): Promise<HostedCardAttempt> {
+      const owner = ownerKey(input);
+      const known = (await store.get(owner)) as string | undefined;
+      const existing = known ? await attempt(known) : undefined;
+      if (
+        existing &&
+        now() - existing.createdAt < REUSE_MS &&
+        existing.amount.amountMinor === input.amount.amountMinor &&
+        existing.amount.currency === input.amount.currency
+      ) {
+        await store.delete(`hosted-payment:${existing.alias}`);
+        await store.delete(`hosted-cancelled:${existing.alias}`);
+        if (existing.returnTo !== input.returnTo) {
+          const updated = { ...existing, returnTo: input.returnTo };
+          await store.set(attemptKey(existing.alias), updated, PAYMENT_TTL_MS);
+          return updated;
+        }
+        return existing;
+      }
+      const link = await provider.createPaymentLink({
+        name: input.description,
+        description: input.description,
+        linkType: 'OneTime',
+        currency: input.amount.currency,
+        amount: input.amount,
+        returnUrl: input.returnUrl,
+      });
+      const created: HostedCardAttempt = {
+        alias: link.alias,
+        url: link.url,
+        checkoutId: input.checkoutId,
+        orderId: input.orderId,
+        linkAlias: input.linkAlias,
+        amount: input.amount,
+        returnTo: input.returnTo,
+        createdAt: now(),
+      };
+      await store.set(attemptKey(created.alias), created, PAYMENT_TTL_MS);
+      await store.set(owner, created.alias, PAYMENT_TTL_MS);
+      return created;
+    },
+
+    /**
+     * The page made payment `reference` (its return page said so, or the provider's webhook):
+     * remember it as a card payment of the page's order, already finalized by the page, and
+     * confirm it with the provider. False when `alias` is no page of ours, or the reference is
+     * already another page's or another payment's: the first word stands.
+     */
+    async adopt(reference: string, alias: string): Promise<boolean> {
+      const page = await attempt(alias);
+      if (!page) return false;
+      if (!(await store.add(`hosted-of:${reference}`, alias, PAYMENT_TTL_MS))) {
+        return (await store.get(`hosted-of:${reference}`)) === alias;
+      }
+      // A reference the companion initiated itself is not a page's, whatever a URL says.
+      if (await records.get(reference)) return false;
+      const record: PaymentRecord = {
+        reference,
+        checkoutId: page.checkoutId,
+        orderId: page.orderId,
+        linkAlias: page.linkAlias,
+        channel: 'Card',
+        amount: page.amount,
+        fees: { amountMinor: 0, currency: page.amount.currency },
+        virtualAccount: null,
+        bankAuthUrl: null,
+        returnTo: page.returnTo,
+        createdAt: now(),
+      };
+      await records.add(record);
+      // The page finalized it: from now on it may succeed without the customer, so the order is
+      // never paid again meanwhile, and the companion never finalizes it a second time.
+      await records.markFinalizeSent(reference);
+      await records.setFinalizeAnswer(reference, 'PENDING');
+      await store.set(`hosted-payment:${alias}`, reference, PAYMENT_TTL_MS);
+      await store.delete(`hosted-cancelled:${alias}`);
+      await outcomes.hint(reference, now(), false);
+      return true;
+    },
+
+    /** The customer cancelled on the page. */
+    async cancelled(alias: string): Promise<void> {
+      if (await attempt(alias)) await store.set(`hosted-cancelled:${alias}`, true, REUSE_MS);
+    },
+
+    /** What this visit of the page did so far: a payment's reference, a cancel, or nothing. */
+    async outcome(alias: string): Promise<{ reference: string | null; cancelled: boolean }> {
+      const reference = (await store.get(`hosted-payment:${alias}`)) as string | undefined;
+      if (reference) return { reference, cancelled: false };
+      return {
+        reference: null,
+        cancelled: (await store.get(`hosted-cancelled:${alias}`)) === true,
+      };
+    },
+  };
+}
+
+export type HostedCard = ReturnType<typeof createHostedCard>;
+
+/** The payment link alias a payment webhook names (`data.link.alias`), if any. */
+export function linkAliasOfWebhook(json: unknown): string | null {
+  const data = (json as { data?: { link?: { alias?: unknown } } } | null)?.data;
+  const alias = data?.link?.alias;
+  return typeof alias === 'string' && /^[\w.:-]{1,128}$/.test(alias) ? alias : null;
+}

@@ -1,0 +1,160 @@
+/**
+ * Card on the provider's hosted page, as the card chunk shows it: the page in the window opened
+ * in the choosing click, what to do while the customer pays there, and what happened when the
+ * window closed. Driven by the hosted card flow, whose state is a signal read here.
+ */
+import { type ComponentChildren, h } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import { createCardActions } from '../../../flow/channels/card';
+import type { CheckoutModel } from '../../../flow/checkout-model';
+import type { HttpCompanion } from '../../../flow/companion';
+import { RETURN_PARAM } from '../../../protocol/contract';
+import { localTexts } from '../../messages/local-texts';
+import { CardStep, type CardStepProps } from './CardStep';
+import { type CardWindow, createHostedCardFlow, type HostedCardFlow } from './hosted-card-flow';
+import {
+  type HostedCardMessages,
+  hostedCardMessagesEn,
+  hostedCardMessagesFr,
+} from './hosted-messages';
+
+export interface HostedCardProps {
+  readonly model: CheckoutModel;
+  readonly companion: HttpCompanion;
+  readonly locale: string;
+  /** The dialog's texts, the merchant's overrides included. */
+  readonly messages: Readonly<Record<string, string>>;
+  /** The payment window opened in the click that chose Card (the bank's window, bank-window.ts). */
+  readonly bank: { take(): CardWindow | null };
+  /** "Choose another way to pay", when there is one. */
+  readonly other: ComponentChildren;
+}
+
+/** The same name and size as the bank's window: one payment window at a time. */
+const openWindow = (url = 'about:blank') =>
+  window.open(url, 'paydrop-bank', 'popup,width=480,height=720') as CardWindow | null;
+
+const browserClock = {
+  setTimeout: (run: () => void, ms: number) => setTimeout(run, ms),
+  clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  now: () => Date.now(),
+};
+
+/** This page, without a return mark, for the way back from a full-page redirect. */
+function thisPage(): string {
+  const url = new URL(location.href);
+  url.searchParams.delete(RETURN_PARAM);
+  return url.href;
+}
+
+export function HostedCard(props: HostedCardProps) {
+  const made = useRef<{ flow: HostedCardFlow; texts: HostedCardMessages } | null>(null);
+  if (!made.current) {
+    const { model, companion } = props;
+    const card = createCardActions(model.paying);
+    made.current = {
+      texts: localTexts(hostedCardMessagesEn, hostedCardMessagesFr, props.locale, props.messages),
+      flow: createHostedCardFlow({
+        companion,
+        clock: browserClock,
+        sessionToken: model.session.peek()?.token ?? '',
+        found: card.checkPayment,
+        failed: card.fail,
+      }),
+    };
+  }
+  const { flow, texts } = made.current;
+  const root = useRef<HTMLDivElement | null>(null);
+  const state = flow.state.value;
+
+  useLayoutEffect(() => {
+    void flow.start(props.bank.take(), thisPage());
+    // The companion's return page tells every tab of this origin that the customer came back.
+    let channel: BroadcastChannel | undefined;
+    try {
+      channel = new BroadcastChannel('paydrop');
+      channel.onmessage = (event) => {
+        if ((event.data as { type?: unknown } | null)?.type === 'paydrop:card-return') {
+          flow.returned();
+        }
+      };
+    } catch {
+      // Without BroadcastChannel the window's closing and the companion's answers still tell.
+    }
+    return () => {
+      channel?.close();
+      flow.dispose();
+    };
+  }, []);
+  useLayoutEffect(() => {
+    root.current?.querySelector<HTMLElement>('[data-step-heading]')?.focus();
+  }, [state.kind]);
+
+  // The dialog's spinner (ui/Lazy.tsx's Waiting, whose module the chunk cannot import).
+  if (state.kind === 'opening') {
+    return (
+      <div class="state">
+        <div class="spinner" aria-hidden="true" />
+        <p tabIndex={-1} data-step-heading>
+          {texts.hostedOpening}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div ref={root}>
+      <h3 tabIndex={-1} data-step-heading>
+        {texts.hostedTitle}
+      </h3>
+      <p class="muted">
+        {state.kind === 'opened'
+          ? texts.hostedOpenedText
+          : state.kind === 'blocked'
+            ? texts.hostedBlockedText
+            : state.cancelled
+              ? texts.hostedCancelledText
+              : texts.hostedClosedText}
+      </p>
+      <div class="actions">
+        {state.kind === 'opened' ? (
+          <button type="button" class="secondary" onClick={() => flow.focus()}>
+            {texts.hostedShow}
+          </button>
+        ) : state.kind === 'blocked' ? (
+          <button
+            type="button"
+            class="primary"
+            onClick={() => {
+              // A window if the browser allows one in this click, else the page itself goes.
+              if (!flow.reopen(openWindow())) location.assign(state.url);
+            }}
+          >
+            {texts.hostedContinue}
+          </button>
+        ) : (
+          <button
+            type="button"
+            class="primary"
+            onClick={() => void flow.start(openWindow(), thisPage())}
+          >
+            {texts.hostedAgain}
+          </button>
+        )}
+        {state.kind === 'opened' ? null : props.other}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The card step the dialog shows: the provider's hosted page unless the companion says the card
+ * is typed in this checkout ('direct'). Chosen here, in the card chunk, so the dialog's own
+ * bundle carries one component for both.
+ */
+export function CardEntryStep(props: HostedCardProps & CardStepProps) {
+  return props.model.session.peek()?.cardEntry === 'direct' ? (
+    <CardStep {...props} />
+  ) : (
+    <HostedCard {...props} />
+  );
+}
