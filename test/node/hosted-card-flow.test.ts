@@ -20,7 +20,7 @@ function payment(reference: string): PaymentView {
     fees: { amountMinor: 0, currency: 'USD' },
     virtualAccount: null,
     bankAuthUrl: null,
-    serverTime: new Date(0).toISOString(),
+    serverTime: 0,
   };
 }
 
