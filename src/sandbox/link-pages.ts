@@ -79,8 +79,11 @@ function page(link: LinkRecord | undefined, title: string, body: string, status 
   });
 }
 
+/** `NGN 1,500,000.50`: grouped, so a customer reads the size of the sum at a glance. */
 function money(amountMinor: number, currency: string): string {
-  return `${escapeHtml(currency)} ${toMajorText(amountMinor, currency)}`;
+  const [whole = '', fraction] = toMajorText(amountMinor, currency).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${escapeHtml(currency)} ${fraction === undefined ? grouped : `${grouped}.${fraction}`}`;
 }
 
 /** Paths, not URLs: the forms post to whatever origin the customer's browser reached us on. */

@@ -213,7 +213,7 @@ describe('the page of a payable link', () => {
     const html = await response.text();
     expect(html).toContain('<h1>Invoice 1042</h1>');
     expect(html).toContain('Two bags of rice');
-    expect(html).toContain('NGN 5000.00');
+    expect(html).toContain('NGN 5,000.00');
     expect(html).toContain(`<form method="post" action="/pages/link/${alias}/pay">`);
     for (const [id, label, autocomplete] of [
       ['name', 'Name on card', 'cc-name'],
@@ -226,7 +226,7 @@ describe('the page of a payable link', () => {
       expect(input).toContain(`autocomplete="${autocomplete}"`);
       if (id !== 'name') expect(input).toContain('inputmode="numeric"');
     }
-    expect(html).toContain('<button type="submit">Pay NGN 5000.00</button>');
+    expect(html).toContain('<button type="submit">Pay NGN 5,000.00</button>');
     expect(html).not.toContain('name="amount"');
     // No script at all: the page that takes the card runs no code.
     expect(html).not.toMatch(/<script|javascript:|\son[a-z]+=/i);
@@ -250,6 +250,26 @@ describe('the page of a payable link', () => {
       "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
     );
     expect(await response.text()).not.toContain('/cancel');
+  });
+
+  it("posts under the sandbox's base path when it is mounted inside another server", async () => {
+    const mounted = createSandboxHandler({ basePath: '/sandbox' });
+    try {
+      const created = await mounted(
+        new Request(`${BASE}/sandbox/api/payment/payment-link`, {
+          method: 'POST',
+          headers: { 'X-Api': SANDBOX_TEST_KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Tip', linkType: 1, amountType: 1, currencyCode: 'NGN' }),
+        }),
+      );
+      const { alias, link } = ((await created.json()) as { value: { alias: string; link: string } })
+        .value;
+      expect(link).toBe(`${BASE}/sandbox/pages/link/${alias}`);
+      const html = await (await mounted(new Request(link))).text();
+      expect(html).toContain(`action="/sandbox/pages/link/${alias}/pay"`);
+    } finally {
+      mounted.close();
+    }
   });
 
   it('asks for the amount on a link of dynamic amount', async () => {
