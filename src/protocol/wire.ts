@@ -84,7 +84,8 @@ export interface WirePaymentLinkRequest {
   amountType: 0 | 1;
   currencyCode: string;
   amountInfo?: WireAmountInfo;
-  metaData?: { 'return-url'?: string };
+  /** Where the link's hosted page sends the customer after paying or cancelling (DESIGN.md). */
+  metaData?: { 'return-url': string };
 }
 
 export interface WireAmountInfo {

@@ -110,7 +110,12 @@ export interface CreatePaymentLinkInput {
   readonly currency: string;
   /** A fixed amount; omit for a link where the payer chooses the amount. */
   readonly amount?: Money | undefined;
-  /** Where the provider's page sends the customer after paying or cancelling (`metaData.return-url`). */
+  /**
+   * Where the link's hosted page sends the customer once the payment is final, with
+   * `reference` and `alias` added to its query (`alias` and `cancelled=1` when they cancel).
+   * An absolute http: or https: URL of at most 2048 characters.
+   * @example returnUrl: 'https://shop.example/api/checkout/return?order=1042'
+   */
   readonly returnUrl?: string | undefined;
 }
 
@@ -183,6 +188,21 @@ function requirePerPage(perPage: number): void {
 function optionalText(name: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'string')
     throw new TypeError(`${name} must be a string when given.`);
+}
+
+/** The provider sends the customer's browser here: an absolute http(s) URL, as it accepts. */
+function requireReturnUrl(value: unknown): void {
+  let protocol = '';
+  try {
+    protocol = typeof value === 'string' ? new URL(value).protocol : '';
+  } catch {
+    // Not a URL at all: refused below with the same words.
+  }
+  if (typeof value !== 'string' || !/^https?:$/.test(protocol) || value.length > 2048) {
+    throw new TypeError(
+      `returnUrl must be an absolute http: or https: URL of at most 2048 characters, not ${JSON.stringify(typeof value === 'string' ? value.slice(0, 80) : value)}.`,
+    );
+  }
 }
 
 function requireText(name: string, value: unknown): string {
@@ -395,13 +415,12 @@ export function createProviderClient(
       }
       if (!isKnownCurrency(input.currency))
         throw new TypeError(`currency "${input.currency}" is not supported.`);
-      if (input.returnUrl !== undefined && !/^https?:\/\//.test(String(input.returnUrl)))
-        throw new TypeError('returnUrl must be an absolute http(s) URL.');
       if (input.amount) {
         requireMoney('amount', input.amount);
         if (input.amount.currency !== input.currency)
           throw new TypeError('amount.currency must equal currency.');
       }
+      if (input.returnUrl !== undefined) requireReturnUrl(input.returnUrl);
       const body: WirePaymentLinkRequest = {
         name: input.name,
         ...(input.description ? { description: input.description } : {}),
@@ -416,7 +435,7 @@ export function createProviderClient(
               },
             }
           : {}),
-        ...(input.returnUrl ? { metaData: { 'return-url': input.returnUrl } } : {}),
+        ...(input.returnUrl !== undefined ? { metaData: { 'return-url': input.returnUrl } } : {}),
       };
       const answer = await provider.send({
         operation: 'paymentLink',

@@ -5,7 +5,8 @@
  */
 import { type OperationName, PATHS, SECRET_KEY_HEADER } from '../protocol';
 import type { OperationFault } from './faults';
-import { bankDecision, bankPage, challengeResult, linkPage } from './pages';
+import { cancelOnLink, challengeOnLink, linkPage, payOnLink } from './link-pages';
+import { bankDecision, bankPage, challengeResult } from './pages';
 import { refusal } from './responses';
 import * as controls from './routes/controls';
 import { createPaymentLink } from './routes/links';
@@ -31,6 +32,8 @@ interface RouteEntry {
   readonly route: Route;
   /** Named for fault scripts; controls and pages have none and take no faults. */
   readonly operation?: OperationName;
+  /** The names of the pattern's groups, in order. Default: one group, `reference`. */
+  readonly params?: readonly string[];
 }
 
 const REFERENCE = '([^/]{1,128})';
@@ -130,7 +133,30 @@ const PAGES: readonly RouteEntry[] = [
   {
     method: 'GET',
     pattern: new RegExp(`^/pages/link/${REFERENCE}$`),
-    route: (c) => linkPage(c.world, c.params.reference ?? ''),
+    route: (c) => linkPage(c.world, c.params.reference ?? '', c.baseUrl),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/pages/link/${REFERENCE}/pay$`),
+    route: (c) => payOnLink(c.world, c.params.reference ?? '', c.baseUrl, c.request),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/pages/link/${REFERENCE}/challenge/${REFERENCE}$`),
+    params: ['alias', 'reference'],
+    route: (c) =>
+      challengeOnLink(
+        c.world,
+        c.params.alias ?? '',
+        c.params.reference ?? '',
+        c.baseUrl,
+        c.request,
+      ),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/pages/link/${REFERENCE}/cancel$`),
+    route: (c) => cancelOnLink(c.world, c.params.reference ?? ''),
   },
 ];
 
@@ -180,8 +206,19 @@ function match(entries: readonly RouteEntry[], method: string, path: string) {
     if (!found) continue;
     pathMatched = true;
     if (entry.method === method || (method === 'HEAD' && entry.method === 'GET')) {
-      const reference = found[1] === undefined ? undefined : decodeURIComponent(found[1]);
-      return { entry, params: reference === undefined ? {} : { reference } };
+      const params: Record<string, string> = {};
+      const names = entry.params ?? ['reference'];
+      for (const [index, name] of names.entries()) {
+        const raw = found[index + 1];
+        if (raw === undefined) continue;
+        try {
+          params[name] = decodeURIComponent(raw);
+        } catch {
+          // A stray `%` is no reference anyone was given: not found, rather than a 500.
+          return undefined;
+        }
+      }
+      return { entry, params };
     }
   }
   return pathMatched ? 'wrong-method' : undefined;

@@ -1,8 +1,8 @@
 /**
  * The pages a customer's browser sees in the sandbox, as the provider's would be: the bank's
- * authorisation page (PayByAccount's AuthUrl), the card issuer's challenge (authenticationhtml
- * and the page its form posts to) and the hosted payment-link page. No key is needed: the
- * customer's browser does not have one.
+ * authorisation page (PayByAccount's AuthUrl) and the card issuer's challenge (authenticationhtml
+ * and the page its form posts to); the hosted payment-link page is link-pages.ts. No key is
+ * needed: the customer's browser does not have one.
  */
 import { escapeHtml, toMajorText } from '../protocol';
 import { CHALLENGE_PASS_CODE } from './test-data';
@@ -138,25 +138,6 @@ export async function challengeResult(
     `<h1>${outcome === 'passed' ? 'Verified' : 'Verification failed'}</h1>
 <p class="muted">${outcome === 'passed' ? 'Returning to the merchant…' : 'The code was not correct.'}</p>
 <script>${script}</script>`,
-  );
-}
-
-/** GET /pages/link/{alias}: the hosted page of a payment link. */
-export function linkPage(world: World, alias: string): Response {
-  const link = world.state.links.get(alias);
-  if (!link) return notFound('No payment link has this alias.');
-  const amount =
-    link.amountType === 'dynamic' || link.amountMinor === null
-      ? 'Any amount'
-      : money(link.amountMinor, link.currency);
-  const status =
-    link.linkType === 'OneTime' && link.status === 'Paid'
-      ? 'This link has already been paid.'
-      : 'Open for payment.';
-  return page(
-    link.name,
-    `<h1>${escapeHtml(link.name)}</h1><p>${escapeHtml(link.description)}</p>
-<p class="amount">${amount}</p><p class="muted">${status} (${link.linkType === 'OneTime' ? 'one-time' : 'reusable'} link ${escapeHtml(alias)})</p>`,
   );
 }
 

@@ -130,6 +130,9 @@ export const PaymentLinkRequest = v.strictObject({
   ),
   currencyCode: CurrencyCode,
   amountInfo: v.optional(AmountInfo),
+  // Where the hosted page sends the customer after paying or cancelling (DESIGN.md, "Card entry
+  // on the hosted link page"). Given at all, it must hold the URL: an empty metaData is a mistake.
+  metaData: v.optional(v.strictObject({ 'return-url': Url })),
 });
 
 export const FinalizeRequest = v.strictObject({ paymentReference: RequiredText(64) });

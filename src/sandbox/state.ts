@@ -79,6 +79,8 @@ export interface LinkRecord {
   readonly currency: string;
   readonly amountMinor: number | null;
   readonly createdAt: number;
+  /** endpoint 1's `metaData.return-url`: where the hosted page sends the customer back. */
+  readonly returnUrl: string | null;
   status: 'New' | 'Paid';
 }
 
@@ -175,7 +177,9 @@ export function createLedger({ state, clock, emit }: SandboxLedgerOptions) {
         ...(record.paidMinor !== null
           ? { amountPaid: toMajor(record.paidMinor, record.currency) }
           : {}),
-        ...(record.linkAlias ? { linkAlias: record.linkAlias } : {}),
+        // Every payment of a link says whose, however it was initiated (the hosted page or
+        // endpoint 3 with link.alias), so a merchant can match it without a lookup.
+        ...(record.linkAlias ? { link: { alias: record.linkAlias } } : {}),
       },
     };
   }

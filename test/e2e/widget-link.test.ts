@@ -113,7 +113,7 @@ describe('payment links in the dialog', () => {
     const alias = await createOneTimeLink();
     shop.pages.set('/', linkPage(alias));
     await page.goto(`${shop.url}/`);
-    expect(await hostedLinkPage(alias)).toContain('Open for payment.');
+    expect(await hostedLinkPage(alias)).toContain('<label for="number">Card number</label>');
 
     await page.locator('#pay').click();
     await heading('Transfer ₦25,000.50').waitFor();

@@ -75,6 +75,7 @@ export async function createPaymentLink({
     // A dynamic link's amountInfo is kept as a suggestion; only a static one binds the payer.
     amountMinor,
     createdAt: world.clock.now(),
+    returnUrl: input.metaData?.['return-url'] ?? null,
     status: 'New',
   };
   world.state.links.set(link.alias, link);

@@ -21,7 +21,7 @@ import {
   majorToMinor,
   ValidateRequest,
 } from '../schemas';
-import type { PaymentRecord } from '../state';
+import { type PaymentRecord, SandboxRefusal } from '../state';
 import {
   CHANNEL_CURRENCIES,
   CHANNEL_IDS,
@@ -81,6 +81,12 @@ export async function validateChannels({ request }: RouteContext): Promise<Respo
   );
 }
 
+/** A card is good to the end of its expiry month (UTC, on the sandbox's clock). */
+export function expiryHasPassed(month: number, year: number, now: number): boolean {
+  const current = new Date(now);
+  return year * 12 + month < current.getUTCFullYear() * 12 + current.getUTCMonth() + 1;
+}
+
 /** The rules of initiation that depend on several fields or on the sandbox's state. */
 function initiationFailures(input: InitiationInput, now: number): string[] {
   const failures: string[] = [];
@@ -98,9 +104,7 @@ function initiationFailures(input: InitiationInput, now: number): string[] {
   if (input.channel !== 'Card' && input.card) failures.push('card is only for Card payments.');
   if (input.card) {
     const { expiryMonth, expiryYear } = input.card;
-    const current = new Date(now);
-    const yearMonth = current.getUTCFullYear() * 12 + current.getUTCMonth() + 1;
-    if (expiryYear * 12 + expiryMonth < yearMonth) {
+    if (expiryHasPassed(expiryMonth, expiryYear, now)) {
       failures.push(
         `card has an expiry date in the past (${String(expiryMonth).padStart(2, '0')}/${expiryYear}).`,
       );
@@ -163,29 +167,46 @@ export async function initiate({ world, request, baseUrl }: RouteContext): Promi
   if (!read.ok) return read.response;
   const parsed = v.safeParse(InitiationRequest, read.body);
   if (!parsed.success) return validationFailure(failuresOf(parsed.issues));
-  const input = parsed.output;
+  const started = startPayment(world, parsed.output);
+  if (!started.ok) return validationFailure(started.failures);
+  return success(wireInitiation(started.record, baseUrl), 'Payment initiated.');
+}
+
+/**
+ * Endpoint 3's work on a parsed request: its rules, the link's, then the payment. The hosted link
+ * page pays a card through here too, so a payment made there is the very one endpoint 3 makes
+ * with `link.alias`. A missing link (404) or a paid one-time link (409) throws SandboxRefusal.
+ */
+export function startPayment(
+  world: World,
+  input: InitiationInput,
+): { ok: true; record: PaymentRecord } | { ok: false; failures: string[] } {
   const failures = initiationFailures(input, world.clock.now());
-  if (failures.length > 0) return validationFailure(failures);
+  if (failures.length > 0) return { ok: false, failures };
   const amountMinor = majorToMinor(input.amount, input.currency, 'amount');
-  if (!amountMinor.ok) return validationFailure([amountMinor.failure]);
+  if (!amountMinor.ok) return { ok: false, failures: [amountMinor.failure] };
 
   const alias = input.link?.alias ?? null;
   if (alias) {
     const link = world.state.links.get(alias);
-    if (!link) return refusal(404, `No payment link has the alias "${alias}".`);
+    if (!link) throw new SandboxRefusal(404, `No payment link has the alias "${alias}".`);
     if (link.currency !== input.currency) {
-      return validationFailure([
-        `currency must be ${link.currency}, the currency of link "${alias}".`,
-      ]);
+      return {
+        ok: false,
+        failures: [`currency must be ${link.currency}, the currency of link "${alias}".`],
+      };
     }
     if (
       link.amountType === 'static' &&
       link.amountMinor !== null &&
       link.amountMinor !== amountMinor.minor
     ) {
-      return validationFailure([
-        `amount must be ${toMajorText(link.amountMinor, link.currency)}, the fixed amount of link "${alias}".`,
-      ]);
+      return {
+        ok: false,
+        failures: [
+          `amount must be ${toMajorText(link.amountMinor, link.currency)}, the fixed amount of link "${alias}".`,
+        ],
+      };
     }
   }
   const card = input.card;
@@ -199,6 +220,7 @@ export async function initiate({ world, request, baseUrl }: RouteContext): Promi
     customerEmail: customer?.emailAddress ?? null,
     returnUrl: input.metaData?.['return-url'] ?? null,
     redirect: input.metaData?.redirect ?? true,
+    // Only what a receipt shows: the number and the code go no further than this call.
     card: card
       ? { last4: card.number.slice(-4), behaviour: TEST_CARDS[card.number] ?? 'success' }
       : null,
@@ -208,7 +230,7 @@ export async function initiate({ world, request, baseUrl }: RouteContext): Promi
         60,
       ),
   });
-  return success(wireInitiation(record, baseUrl), 'Payment initiated.');
+  return { ok: true, record };
 }
 
 /** Endpoint 4: does this card payment need a challenge? */

@@ -98,6 +98,21 @@ describe('createPaymentLink refuses before any call', () => {
     await expect(client.createPaymentLink({ ...link, name: ' ' })).rejects.toThrow(/name/);
     expect(calls).toEqual([]);
   });
+
+  it.each([
+    ['relative', '/return'],
+    ['javascript:', 'javascript:alert(1)'],
+    ['ftp:', 'ftp://shop.example/return'],
+    ['empty', ''],
+    ['over 2048 characters', `https://shop.example/${'a'.repeat(2028)}`],
+    ['not a string', 42 as unknown as string],
+  ])('a returnUrl that is %s', async (_, returnUrl) => {
+    const { client, calls } = offline();
+    await expect(client.createPaymentLink({ ...link, returnUrl })).rejects.toThrow(
+      /returnUrl must be an absolute http: or https: URL of at most 2048 characters/,
+    );
+    expect(calls).toEqual([]);
+  });
 });
 
 describe('payment operations refuse before any call', () => {

@@ -77,6 +77,31 @@ describe('createPaymentLink', () => {
     expect(html).toContain(link.alias);
   });
 
+  it('sends returnUrl as metaData.return-url, and the hosted page offers the way back', async () => {
+    const returnUrl = 'http://127.0.0.1:9/return?order=1042';
+    const link = await client.createPaymentLink({
+      name: 'Order 1042',
+      linkType: 'OneTime',
+      currency: 'NGN',
+      amount: { amountMinor: 150_000, currency: 'NGN' },
+      returnUrl,
+    });
+    expect(lastSent().body.metaData).toEqual({ 'return-url': returnUrl });
+    const page = await fetch(link.url);
+    expect(page.headers.get('content-security-policy')).toContain(
+      "form-action 'self' http://127.0.0.1:9;",
+    );
+    expect(await page.text()).toContain('Cancel and return to the merchant');
+    const cancelled = await fetch(`${link.url}/cancel`, { method: 'POST', redirect: 'manual' });
+    expect(cancelled.status).toBe(303);
+    expect(cancelled.headers.get('location')).toBe(`${returnUrl}&alias=${link.alias}&cancelled=1`);
+  });
+
+  it('sends no metaData without a returnUrl', async () => {
+    await client.createPaymentLink({ name: 'Tip jar', linkType: 'Reusable', currency: 'NGN' });
+    expect(lastSent().body).not.toHaveProperty('metaData');
+  });
+
   it('a reusable link reads as Reusable (the wire says Reuseable), amount chosen by the payer', async () => {
     const link = await client.createPaymentLink({
       name: 'Tip jar',

@@ -112,7 +112,7 @@ describe('the hosted page', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
     expect(html).toContain('Invoice 1042');
-    expect(html).toContain('5000.00');
+    expect(html).toContain('5,000.00');
   });
 
   it('escapes markup in the name and the description', async () => {
