@@ -479,7 +479,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const seen = await hosted.outcome(claims.hosted);
       const record = seen.reference ? await records.get(seen.reference) : undefined;
       if (!record) return { payment: null, token: null, cancelled: seen.cancelled };
-      const status = (await knownStatus(record.reference)) ?? 'PENDING';
+      // A failure is left for `/status` to tell, with why (a declined card, a failed challenge).
+      const status =
+        (await knownStatus(record.reference)) === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'PENDING';
       const { hosted: _hosted, ...rest } = claims;
       return {
         payment: records.view(record, status),

@@ -25,6 +25,11 @@ export interface ShopOptions {
   readonly csp?: string | null;
   /** Extra companion options. */
   readonly companion?: Partial<CheckoutHandlerOptions>;
+  /**
+   * The sandbox (the provider) on an origin of its own, as in production, instead of under the
+   * shop's /sandbox: its hosted pages are then cross-origin to the shop.
+   */
+  readonly providerOnOwnOrigin?: boolean;
 }
 
 export interface Shop {
@@ -36,6 +41,10 @@ export interface Shop {
   /** Extra static scripts by path (served as JavaScript, CSP-safe). */
   readonly scripts: Map<string, string>;
   readonly outcomes: PaymentOutcome[];
+  /** Every line the companion logged (warn and error), to prove what never is in one. */
+  readonly logLines: string[];
+  /** The sandbox's own origin (the shop's when it is not on one of its own). */
+  readonly providerUrl: string;
   /** A sandbox control or API call with the key set, e.g. sandbox('POST', '/__sandbox/clock', { advanceSeconds: 60 }). */
   sandbox(method: string, path: string, body?: unknown): Promise<Response>;
   /** The newest payment the sandbox holds. */
@@ -86,10 +95,14 @@ export async function startShop(options: ShopOptions = {}): Promise<Shop> {
   const dist = new URL('../../dist/', import.meta.url);
   const csp = options.csp === undefined ? STRICT_CSP : options.csp;
 
+  const logLines: string[] = [];
+  const provider = options.providerOnOwnOrigin
+    ? await serve((request) => sandbox(request), { isDropped: isDroppedResponse })
+    : undefined;
   const running = await serve(
     async (request) => {
       const { pathname } = new URL(request.url);
-      if (pathname.startsWith('/sandbox/')) return sandbox(request);
+      if (!provider && pathname.startsWith('/sandbox/')) return sandbox(request);
       if (pathname.startsWith('/api/checkout') && checkout) return checkout(request);
       if (/^\/paydrop(-[\w]+)?\.js$/.test(pathname)) {
         try {
@@ -121,7 +134,7 @@ export async function startShop(options: ShopOptions = {}): Promise<Shop> {
   );
   checkout = createCheckoutHandler({
     secretKey,
-    baseUrl: `${running.url}/sandbox`,
+    baseUrl: `${(provider ?? running).url}/sandbox`,
     resolveOrder: (id) => orders[id] ?? null,
     // The card tests here type the card in the companion's card entry (the direct path);
     // the hosted page's journeys set cardEntry: 'hosted'.
@@ -129,13 +142,17 @@ export async function startShop(options: ShopOptions = {}): Promise<Shop> {
     onPaymentOutcome: (outcome) => {
       outcomes.push(outcome);
     },
-    logger: { warn: () => {}, error: () => {} },
+    logger: {
+      warn: (message, details) => logLines.push(`warn ${message} ${JSON.stringify(details ?? {})}`),
+      error: (message, details) =>
+        logLines.push(`error ${message} ${JSON.stringify(details ?? {})}`),
+    },
     ...options.companion,
   });
   sandbox.world().config.webhookUrl = `${running.url}/api/checkout/webhooks`;
 
   const call = (method: string, path: string, body?: unknown) =>
-    fetch(`${running.url}/sandbox${path}`, {
+    fetch(`${(provider ?? running).url}/sandbox${path}`, {
       method,
       headers: {
         'X-Api': secretKey,
@@ -150,6 +167,8 @@ export async function startShop(options: ShopOptions = {}): Promise<Shop> {
     pages,
     scripts,
     outcomes,
+    logLines,
+    providerUrl: (provider ?? running).url,
     sandbox: call,
     async latestPayment() {
       const answer = (await (await call('GET', '/__sandbox/payments')).json()) as {
@@ -161,6 +180,7 @@ export async function startShop(options: ShopOptions = {}): Promise<Shop> {
       checkout?.close();
       sandbox.close();
       await running.close();
+      await provider?.close();
     },
   };
 }
