@@ -98,13 +98,14 @@ export function loginPage(message = ''): string {
   <body class="login-page">
     <header class="shop-header">
       <strong>Indigo &amp; Oat — back office</strong>
-      <nav><a href="/">Back to the shop</a></nav>
+      <nav><a href="/">Shop</a></nav>
     </header>
     <main class="login">
       <form class="login-card" method="post" action="${LOGIN_PATH}">
         <h1>Staff sign-in</h1>
         <p class="hint">Payouts move the shop's money, so the back office is for staff only.</p>
         ${alert}
+        <input type="text" name="username" autocomplete="username" value="staff" hidden />
         <div class="pd-field">
           <label for="password">Password</label>
           <input id="password" name="password" type="password" autocomplete="current-password" required autofocus${message ? ' aria-describedby="login-error" aria-invalid="true"' : ''} />
