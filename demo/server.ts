@@ -3,7 +3,8 @@
  * module), the companion at `/api/checkout`, an embedded sandbox at `/sandbox` (its
  * `{base_url}`), the sandbox controls at `/demo/sandbox/*` (the server adds the key), new
  * one-time payment links at `POST /demo/link` (made here, with the key, through the provider
- * client), and a live log at `/demo/events`. With PROVIDER_BASE_URL set the companion talks to
+ * client), a live log at `/demo/events`, and the back office at `/back-office` behind a staff
+ * password (BACK_OFFICE_PASSWORD, or one made up and printed here). With PROVIDER_BASE_URL set the companion talks to
  * that provider instead. The companion keeps its state in SQLite under PAYDROP_DATA_DIR (default
  * `.paydrop/`), or in Redis when REDIS_URL is set.
  */
