@@ -16,7 +16,16 @@ import type {
 } from '../src/protocol/back-office';
 import { isSafeUrl } from '../src/protocol/url';
 
-const api = createBackOfficeApi('/api/back-office');
+/** Without a staff session (never signed in, or it ended) the page is the login page. */
+function toLogin(): void {
+  window.location.assign('/back-office/login');
+}
+
+const api = createBackOfficeApi('/api/back-office', async (input, init) => {
+  const response = await fetch(input, init);
+  if (response.status === 401) toLogin();
+  return response;
+});
 const PER_PAGE = 5;
 
 const balances = signal<Record<string, number> | null>(null);
@@ -28,6 +37,7 @@ const notice = signal('');
 
 async function control(path: string, method = 'GET'): Promise<unknown> {
   const response = await fetch(`/demo/back-office/sandbox${path}`, { method });
+  if (response.status === 401) toLogin();
   const body: unknown = await response.json().catch(() => ({}));
   if (!response.ok)
     throw new Error((body as { error?: string }).error ?? `HTTP ${response.status}`);
@@ -481,6 +491,8 @@ function start(): void {
     if (data.type === 'payout') upsert(data.payout);
     refresh();
   });
+  // The payout form's own calls: a session that ended while the page was open.
+  document.addEventListener('paydrop:unauthorized', toLogin);
   document.addEventListener('paydrop:payout-sent', (event) => {
     upsert((event as CustomEvent<PayoutView>).detail);
     refresh();

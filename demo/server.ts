@@ -3,7 +3,8 @@
  * module), the companion at `/api/checkout`, an embedded sandbox at `/sandbox` (its
  * `{base_url}`), the sandbox controls at `/demo/sandbox/*` (the server adds the key), new
  * one-time payment links at `POST /demo/link` (made here, with the key, through the provider
- * client), and a live log at `/demo/events`. With PROVIDER_BASE_URL set the companion talks to
+ * client), a live log at `/demo/events`, and the back office at `/back-office` behind a staff
+ * password (BACK_OFFICE_PASSWORD, or one made up and printed here). With PROVIDER_BASE_URL set the companion talks to
  * that provider instead. The companion keeps its state in SQLite under PAYDROP_DATA_DIR (default
  * `.paydrop/`), or in Redis when REDIS_URL is set.
  */
@@ -20,6 +21,7 @@ import {
 } from '../src/server';
 import { createRedisStore } from '../src/server/redis';
 import { createSqliteStore } from '../src/server/sqlite';
+import { generatePassword } from './back-office-login';
 import { createDemoBackOffice } from './back-office-server';
 import {
   DEMO_LINK,
@@ -38,6 +40,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const host = process.env.HOST ?? '127.0.0.1';
 const secretKey = process.env.PROVIDER_SECRET_KEY || SANDBOX_TEST_KEY;
 const externalProvider = process.env.PROVIDER_BASE_URL;
+/** The back office's staff password: yours, or a fresh one per start, printed below. */
+const backOfficePassword = process.env.BACK_OFFICE_PASSWORD || generatePassword();
+if (backOfficePassword.length < 8) {
+  console.error('BACK_OFFICE_PASSWORD must be at least 8 characters.');
+  process.exit(1);
+}
 const sandbox = externalProvider
   ? undefined
   : createSandboxHandler({ secretKey, basePath: '/sandbox' });
@@ -265,7 +273,14 @@ checkout = createCheckoutHandler({
   },
 });
 provider = createProviderClient({ secretKey, baseUrl });
-backOffice = createDemoBackOffice({ secretKey, baseUrl, sandbox, store });
+backOffice = createDemoBackOffice({
+  secretKey,
+  baseUrl,
+  sandbox,
+  store,
+  password: backOfficePassword,
+  publicUrl: running.url,
+});
 if (sandbox) sandbox.world().config.webhookUrl = `${running.url}/api/checkout/webhooks`;
 
 console.log(`paydrop demo ready at ${running.url}/`);
@@ -273,6 +288,9 @@ console.log(
   `  companion: ${running.url}/api/checkout   provider: ${externalProvider ?? `${baseUrl} (sandbox)`}`,
 );
 console.log(`  state: ${storePlace}`);
+console.log(
+  `  back office: ${running.url}/back-office   password: ${process.env.BACK_OFFICE_PASSWORD ? '(BACK_OFFICE_PASSWORD)' : backOfficePassword}`,
+);
 const stop = () => {
   checkout?.close();
   backOffice?.close();

@@ -1,7 +1,8 @@
 /**
  * Puts the payout form into an element and gives back a handle whose `unmount()` removes it
  * (CONVENTIONS 5). Sent payouts are also dispatched on the element as `paydrop:payout-sent`, for
- * pages that use the script tag and no framework.
+ * pages that use the script tag and no framework; a 401 from the handler (no staff session, or
+ * one that ended) as `paydrop:unauthorized`, so the page can show its login.
  */
 import { h, render } from 'preact';
 import type { PayoutView } from '../protocol/back-office';
@@ -13,6 +14,8 @@ export interface MountPayoutFormOptions {
   readonly endpoint: string;
   readonly currencies?: readonly string[];
   readonly onSent?: (payout: PayoutView) => void;
+  /** The handler answered 401: the staff session is missing or over. Show your login. */
+  readonly onUnauthorized?: () => void;
   readonly idPrefix?: string;
 }
 
@@ -33,7 +36,14 @@ export function mountPayoutForm(
     throw new TypeError(
       'endpoint is required: where createPayoutsHandler is mounted, e.g. /api/back-office.',
     );
-  const api = createBackOfficeApi(options.endpoint);
+  const api = createBackOfficeApi(options.endpoint, async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.status === 401) {
+      options.onUnauthorized?.();
+      element.dispatchEvent(new CustomEvent('paydrop:unauthorized', { bubbles: true }));
+    }
+    return response;
+  });
   const onSent = (payout: PayoutView) => {
     options.onSent?.(payout);
     element.dispatchEvent(

@@ -152,6 +152,11 @@ export const CHECKOUT_ERROR_STATUS = {
   cross_site_request: 403,
   unauthorized: 401,
   forbidden: 403,
+  /**
+   * The back office refused a request naming a host it does not serve (its Host, or a forwarded
+   * host): a DNS-rebinding page, or a publicUrl / allowedHosts left unset (issue 20).
+   */
+  host_not_allowed: 403,
   order_not_found: 404,
   link_not_supported: 400,
   channel_unavailable: 409,

@@ -20,6 +20,7 @@ import { createPaymentRecords } from './payment-records';
 import { createPaymentService } from './payments';
 import { createPayoutOutcomes, PAYOUT_QUEUE, SWEEP_QUEUE } from './payout-outcomes';
 import { readCapped } from './read-body';
+import { redactingLogger } from './redacting-logger';
 import { CardPageInput, InitiateInput, issuesOf, SessionInput } from './schemas';
 import { createStatusCache } from './status-cache';
 import { createMemoryStore } from './store';
@@ -41,29 +42,6 @@ export interface CheckoutHandler {
   runDue(): Promise<void>;
   /** Stops looking for due work; pending work stays in the store. The handler answers 503 afterwards. */
   close(): void;
-}
-
-/** Wraps a logger so that no line can carry the secret key, whatever a message quotes. */
-function redactingLogger(logger: CheckoutLogger, secrets: readonly string[]): CheckoutLogger {
-  const redact = (value: unknown): unknown => {
-    if (typeof value === 'string') {
-      return secrets.reduce(
-        (text, secret) => (secret ? text.split(secret).join('[redacted]') : text),
-        value,
-      );
-    }
-    if (Array.isArray(value)) return value.map(redact);
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, redact(inner)]));
-    }
-    return value;
-  };
-  return {
-    warn: (message, details) =>
-      logger.warn(redact(message) as string, redact(details) as Record<string, unknown>),
-    error: (message, details) =>
-      logger.error(redact(message) as string, redact(details) as Record<string, unknown>),
-  };
 }
 
 const consoleLogger: CheckoutLogger = {

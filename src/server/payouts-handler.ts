@@ -24,11 +24,14 @@ import type { CheckoutLogger, PayoutOutcome } from './options';
 import {
   checkPayoutsOptions,
   DEFAULT_BACK_OFFICE_PATH,
+  isProduction,
   type PayoutsHandlerOptions,
 } from './payouts/options';
 import { createPayoutWebhookReceiver } from './payouts/payout-webhooks';
+import { createServedHosts } from './payouts/served-hosts';
 import { linkView, payoutView, transactionPageView } from './payouts/views';
 import { readCapped } from './read-body';
+import { redactingLogger } from './redacting-logger';
 import { createMemoryStore } from './store';
 
 export type { PayoutsHandlerOptions } from './payouts/options';
@@ -172,7 +175,14 @@ function wholeNumber(
 export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHandler {
   checkPayoutsOptions(options);
   const basePath = (options.basePath ?? DEFAULT_BACK_OFFICE_PATH).replace(/\/+$/, '');
-  const logger = options.logger ?? consoleLogger;
+  // The same redaction as the checkout's: a provider answer, a hook's error or authorize's
+  // exception that quotes the key never reaches a log line.
+  const logger = redactingLogger(options.logger ?? consoleLogger, [options.secretKey]);
+  const hosts = createServedHosts({
+    publicUrl: options.publicUrl,
+    allowedHosts: options.allowedHosts,
+    development: !isProduction(),
+  });
   const store = options.store ?? createMemoryStore();
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   // Shared with the webhook receiver, which remembers positions under the same keys.
@@ -271,12 +281,35 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     }
   }
 
-  /** Staff pages only: the merchant's login, and never a request another site made. */
+  /**
+   * Staff pages only, in this order: a host we serve (DNS rebinding), an origin that is our own
+   * page or one the merchant allowed (another site's page), and then the merchant's login. A
+   * request with no Origin at all (curl, a server) passes the first two only to meet `authorize`,
+   * which must authenticate it; the browser always sends an Origin with a POST.
+   */
   async function admit(request: Request): Promise<void> {
+    const refusal = hosts.refusal(request);
+    if (refusal) {
+      logger.warn(
+        'paydrop: back-office request refused: it names a host this handler does not serve (a DNS-rebinding page?)',
+        {
+          host: refusal.host,
+          allow: refusal.allow,
+        },
+      );
+      throw new CheckoutError(
+        'host_not_allowed',
+        'This back office does not serve the host this request was sent to.',
+      );
+    }
     const origin = request.headers.get('origin');
-    const own = new URL(request.url).origin;
-    if (origin !== null && origin !== own && !allowedOrigins.has(origin))
+    if (origin !== null && !hosts.isOwnOrigin(origin, request) && !allowedOrigins.has(origin)) {
+      logger.warn('paydrop: back-office request refused: another origin', {
+        origin: origin.slice(0, 200),
+        allow: `allowedOrigins: ['${origin.slice(0, 200)}'], if it is your own back-office page`,
+      });
       throw new CheckoutError('origin_not_allowed', 'This origin may not use the back office.');
+    }
     if (request.headers.get('sec-fetch-site') === 'cross-site' && origin === null)
       throw new CheckoutError('cross_site_request', 'Cross-site requests are refused.');
     let allowed = false;

@@ -4,11 +4,14 @@
  * field with nothing sent, insufficient balance said plainly, an NGN payout watched live to
  * Completed, a failed payout's reason, a reversal appearing, a retry after a lost answer sending
  * one transfer, and the transaction list paged; all under the demo's strict CSP with Trusted
- * Types, without a violation. One demo server for the file (its state lives in a temporary
- * folder). Run `npm run build:widget` (or `npx vite build --mode back-office`) first.
+ * Types, without a violation. Staff sign in first (issue 20, item 5): a page without the login
+ * gets the login page and its API calls 401, and a DNS-rebinding request sends nothing. One demo
+ * server for the file (its state lives in a temporary folder), signed in once (its sign-ins are
+ * limited to 5 a minute). Run `npm run build:widget` (or `npx vite build --mode back-office`) first.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright';
@@ -22,7 +25,12 @@ document.addEventListener('securitypolicyviolation', (event) => {
 }, true);
 `;
 
+const PASSWORD = 'e2e back-office password';
+const KEY = 'sk_test_back_office_e2e';
+
 let browser: Browser;
+/** The staff's signed-in cookies, for every test's context. */
+let staff: Awaited<ReturnType<BrowserContext['storageState']>>;
 let demo: ChildProcess;
 let dataDir: string;
 let base: string;
@@ -32,7 +40,13 @@ let problems: string[];
 
 function startDemo(): Promise<{ process: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
-    env: { ...process.env, PORT: '0', PAYDROP_DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      PORT: '0',
+      PAYDROP_DATA_DIR: dataDir,
+      BACK_OFFICE_PASSWORD: PASSWORD,
+      PROVIDER_SECRET_KEY: KEY,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -52,7 +66,28 @@ beforeAll(async () => {
   const started = await startDemo();
   demo = started.process;
   base = started.url;
+  const signing = await browser.newContext();
+  const login = await signing.newPage();
+  await signIn(login);
+  staff = await signing.storageState();
+  await signing.close();
 });
+
+/** Signs in at the login page the back office sends a stranger to. */
+async function signIn(on: Page): Promise<void> {
+  await on.goto(`${base}/back-office`);
+  expect(new URL(on.url()).pathname).toBe('/back-office/login');
+  await on.getByLabel('Password').fill(PASSWORD);
+  await on.getByRole('button', { name: 'Sign in' }).click();
+  await on.getByLabel('Account name').waitFor();
+  expect(new URL(on.url()).pathname).toBe('/back-office');
+}
+
+/** Every payout the sandbox made, asked of the sandbox itself (with the key), not the demo. */
+async function sandboxPayouts(): Promise<unknown[]> {
+  const answer = await fetch(`${base}/sandbox/__sandbox/payouts`, { headers: { 'X-Api': KEY } });
+  return (await answer.json()).payouts;
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -65,7 +100,10 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  context = await browser.newContext({
+    viewport: { width: 1280, height: 1000 },
+    storageState: staff,
+  });
   await context.addInitScript(RECORDER);
   problems = [];
   page = await context.newPage();
@@ -334,6 +372,113 @@ describe('the back office', { timeout: 45_000 }, () => {
     expect(secondPage.length).toBeGreaterThan(0);
     await pager.getByRole('button', { name: 'Newer' }).click();
     await expect.poll(() => pager.textContent()).toMatch(/Page 1 of/);
+  });
+
+  it('signs in at the login page with the password, sends a payout, and signs out', async () => {
+    const fresh = await browser.newContext();
+    await fresh.addInitScript(RECORDER);
+    const own = await fresh.newPage();
+    own.on('pageerror', (error) => problems.push(error.message));
+    await own.goto(`${base}/back-office`);
+    expect(await own.getByRole('heading', { name: 'Staff sign-in' }).isVisible()).toBe(true);
+    await own.getByLabel('Password').fill('not the password');
+    await own.getByRole('button', { name: 'Sign in' }).click();
+    expect(await own.getByRole('alert').textContent()).toBe('That password is not right.');
+    expect(await own.evaluate('window.__demo.violations')).toEqual([]);
+    const before = (await sandboxPayouts()).length;
+    await signIn(own);
+    const cookie = (await fresh.cookies()).find((one) => one.name === 'paydrop_staff');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/', secure: false });
+    await own.getByRole('textbox', { name: /^Amount \(/ }).fill('42.00');
+    await own.getByLabel('Account name').fill('Ada Obi');
+    await own.getByLabel('Account number').fill('0123456789');
+    await own.getByLabel('Bank code').fill('058');
+    await own.getByLabel('Narration').fill('Signed in');
+    await own.getByRole('button', { name: 'Send payout' }).click();
+    await expect
+      .poll(() => own.locator('.pd-payout-form [role="status"]').textContent())
+      .toMatch(/accepted by the provider/);
+    expect((await sandboxPayouts()).length).toBe(before + 1);
+    await own.getByRole('button', { name: 'Sign out' }).click();
+    await own.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
+    expect((await own.request.get(`${base}/api/back-office/payouts`)).status()).toBe(401);
+    await fresh.close();
+  });
+
+  it('a browser without the login gets the login page, and its direct API POST gets 401', async () => {
+    const stranger = await browser.newContext();
+    const other = await stranger.newPage();
+    await other.goto(`${base}/back-office`);
+    expect(new URL(other.url()).pathname).toBe('/back-office/login');
+    expect(await other.getByLabel('Password').isVisible()).toBe(true);
+    expect(await other.getByLabel('Account name').count()).toBe(0);
+    const before = await sandboxPayouts();
+    const direct = await other.evaluate(async () => {
+      const answer = await fetch('/api/back-office/payouts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          tenantReference: 'stranger-payout-0001',
+          amount: { amountMinor: 100_000, currency: 'NGN' },
+          narration: 'Not staff',
+          paymentMethodType: 'BankCode',
+          paymentMethodValue: '058',
+          beneficiary: { accountName: 'Mallory', accountNumber: '0123456789' },
+        }),
+      });
+      return { status: answer.status, code: (await answer.json()).error?.code };
+    });
+    expect(direct).toEqual({ status: 401, code: 'unauthorized' });
+    expect(await sandboxPayouts()).toEqual(before);
+    await stranger.close();
+  });
+
+  it('a DNS-rebinding request (Host: rebind.example) sends no payout, even with a staff cookie', async () => {
+    const { port } = new URL(base);
+    const cookie = (await context.cookies()).find((one) => one.name === 'paydrop_staff');
+    expect(cookie).toBeDefined();
+    const before = await sandboxPayouts();
+    const body = JSON.stringify({
+      tenantReference: 'rebinding-payout-0001',
+      amount: { amountMinor: 100_000, currency: 'NGN' },
+      narration: 'Rebinding',
+      paymentMethodType: 'BankCode',
+      paymentMethodValue: '058',
+      beneficiary: { accountName: 'Mallory', accountNumber: '0123456789' },
+    });
+    for (const withCookie of [false, true]) {
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const sent = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: Number(port),
+            path: '/api/back-office/payouts',
+            method: 'POST',
+            setHost: false,
+            headers: {
+              host: `rebind.example:${port}`,
+              origin: `http://rebind.example:${port}`,
+              'sec-fetch-site': 'same-origin',
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+              ...(withCookie ? { cookie: `paydrop_staff=${cookie?.value}` } : {}),
+            },
+          },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => {
+              text += chunk.toString();
+            });
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          },
+        );
+        sent.on('error', reject);
+        sent.end(body);
+      });
+      expect(answer.status, `cookie: ${withCookie}`).toBe(403);
+      expect(JSON.parse(answer.text).error.code).toBe('host_not_allowed');
+    }
+    expect(await sandboxPayouts()).toEqual(before);
   });
 
   it('creates a payment link, lists it and opens it', async () => {

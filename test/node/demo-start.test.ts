@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const KEY = 'sk_test_demo_probe_7f3a9c';
 let child: ChildProcess;
 let base: string;
+/** What npm start printed until it was ready. */
+let printed = '';
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
@@ -18,6 +20,8 @@ beforeAll(async () => {
       ...process.env,
       PORT: '0',
       PROVIDER_SECRET_KEY: KEY,
+      // Unset: the demo makes up the back office's password and prints it.
+      BACK_OFFICE_PASSWORD: '',
       // Its own state folder: runs in parallel never share a SQLite file.
       PAYDROP_DATA_DIR: mkdtempSync(join(tmpdir(), 'paydrop-demo-')),
     },
@@ -28,7 +32,10 @@ beforeAll(async () => {
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /ready at (http:\/\/[^\s]+?)\/?\s/.exec(output);
-      if (match?.[1]) resolve(match[1]);
+      if (match?.[1] && /password: \S+\n/.test(output)) {
+        printed = output;
+        resolve(match[1]);
+      }
     });
     child.once('exit', (code) => reject(new Error(`demo exited with ${code}: ${output}`)));
   });
@@ -83,6 +90,44 @@ describe('npm start', () => {
       expect([401, 404, 405], `${method} ${path}`).toContain(answer.status);
       expect(answer.text).not.toContain(KEY);
     }
+  });
+
+  it('prints the back office and a made-up password; only that password gets a payout through', async () => {
+    const password = /back office: \S+\/back-office\s+password: (\S+)/.exec(printed)?.[1] ?? '';
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    const payout = JSON.stringify({
+      tenantReference: 'demo-start-payout-1',
+      amount: { amountMinor: 100_000, currency: 'NGN' },
+      narration: 'curl',
+      paymentMethodType: 'BankCode',
+      paymentMethodValue: '058',
+      beneficiary: { accountName: 'Ada Obi', accountNumber: '0123456789' },
+    });
+    // curl: no Origin, no cookie. It used to be let in.
+    const curl = await get('/api/back-office/payouts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: payout,
+    });
+    expect(curl.status).toBe(401);
+    const signIn = (guess: string) =>
+      fetch(`${base}/back-office/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ password: guess }),
+      });
+    expect((await signIn(`${password}x`)).status).toBe(401);
+    const signedIn = await signIn(password);
+    expect(signedIn.status).toBe(303);
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const sent = await get('/api/back-office/payouts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: payout,
+    });
+    expect(sent.status).toBe(202);
+    expect(sent.text).not.toContain(KEY);
   });
 
   it('answers junk with 4xx, never 5xx', async () => {

@@ -6,6 +6,7 @@
 import { checkBaseUrl, checkSecretKey } from '../../provider/transport';
 import type { CheckoutLogger, PayoutOutcome } from '../options';
 import type { CheckoutStore } from '../store';
+import { isHostName } from './served-hosts';
 
 export interface PayoutsHandlerOptions {
   /** The merchant's secret key; sent to the provider in X-Api and nowhere else. */
@@ -16,12 +17,32 @@ export interface PayoutsHandlerOptions {
   readonly listBaseUrl?: string | undefined;
   /**
    * Your staff login: true when this request may see and move money. Called for every request
-   * except the provider's webhooks. Required; there is no default that lets anyone in.
+   * except the provider's webhooks, after the host and origin checks. Required; there is no
+   * default that lets anyone in. Authenticate the request itself (your session cookie, a staff
+   * token): never admit on its Origin or Sec-Fetch-Site alone, which a client that is not a
+   * browser (curl, a script) simply leaves out.
    * @example authorize: async (request) => (await sessions.staffOf(request))?.can('payouts') === true
    */
   readonly authorize: (request: Request) => Promise<boolean> | boolean;
   /** Where the handler is mounted. Default `/api/back-office`; never under the checkout's path. */
   readonly basePath?: string | undefined;
+  /**
+   * The URL your staff reach this handler at, e.g. `https://admin.shop.example/api/back-office`:
+   * its host is one the handler serves, and its origin is the back-office page's own. Requests
+   * naming any other host (a DNS-rebinding page's `Host: attacker.example`) are refused with 403
+   * `host_not_allowed` whatever `authorize` says. Under NODE_ENV=production give this or
+   * `allowedHosts`; otherwise the loopback names (localhost, 127.0.0.1, [::1]) are served too.
+   * @example publicUrl: 'https://admin.shop.example/api/back-office'
+   */
+  readonly publicUrl?: string | undefined;
+  /**
+   * More host names the handler serves (no scheme, no port), besides publicUrl's. Every host a
+   * request names must be served: its Host header, its URL's host, and X-Forwarded-Host or
+   * Forwarded's `host=` when a proxy sets them (so list the internal name too if your proxy
+   * rewrites Host).
+   * @example allowedHosts: ['admin.shop.example', 'backoffice.internal']
+   */
+  readonly allowedHosts?: readonly string[] | undefined;
   /** Page origins of your back office when it is on another origin than the handler. */
   readonly allowedOrigins?: readonly string[] | undefined;
   /** Webhook signing secrets (Standard Webhooks), as the checkout handler takes them. */
@@ -59,6 +80,27 @@ export function checkPayoutsOptions(options: PayoutsHandlerOptions): void {
       'basePath must not be under the checkout handler’s /api/checkout: the browser of a customer must never reach payouts.',
     );
   }
+  if (options.publicUrl !== undefined) checkBaseUrl('publicUrl', options.publicUrl);
+  if (
+    options.allowedHosts !== undefined &&
+    (!Array.isArray(options.allowedHosts) || !options.allowedHosts.every(isHostName))
+  ) {
+    const bad = Array.isArray(options.allowedHosts)
+      ? options.allowedHosts.find((host) => !isHostName(host))
+      : options.allowedHosts;
+    throw new TypeError(
+      `allowedHosts must be host names without scheme, port or path, such as 'admin.shop.example'; it holds ${JSON.stringify(bad)}.`,
+    );
+  }
+  if (
+    isProduction() &&
+    options.publicUrl === undefined &&
+    (options.allowedHosts ?? []).length === 0
+  ) {
+    throw new TypeError(
+      "publicUrl or allowedHosts is required under NODE_ENV=production: the hosts your staff reach the back office at (e.g. publicUrl: 'https://admin.shop.example/api/back-office'), so that a DNS-rebinding page naming another host is refused.",
+    );
+  }
   for (const origin of options.allowedOrigins ?? []) {
     let parsed: URL | undefined;
     try {
@@ -73,4 +115,9 @@ export function checkPayoutsOptions(options: PayoutsHandlerOptions): void {
   if (options.onPayoutOutcome !== undefined && typeof options.onPayoutOutcome !== 'function') {
     throw new TypeError('onPayoutOutcome must be a function when given.');
   }
+}
+
+/** Loopback names are served only outside production (a developer's machine). */
+export function isProduction(): boolean {
+  return typeof process !== 'undefined' && process.env?.NODE_ENV === 'production';
 }

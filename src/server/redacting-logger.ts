@@ -1,0 +1,32 @@
+/**
+ * The one logger wrapper both handlers use (the checkout's and the back office's), so that no log
+ * line can carry the secret key or the token secret, whatever a message or its details quote: a
+ * provider that echoes the request, a merchant hook whose error names the key, a stack.
+ */
+import type { CheckoutLogger } from './options';
+
+/** Wraps `logger` so that every string it is given, however deep, loses each of `secrets`. */
+export function redactingLogger(
+  logger: CheckoutLogger,
+  secrets: readonly string[],
+): CheckoutLogger {
+  const redact = (value: unknown): unknown => {
+    if (typeof value === 'string') {
+      return secrets.reduce(
+        (text, secret) => (secret ? text.split(secret).join('[redacted]') : text),
+        value,
+      );
+    }
+    if (Array.isArray(value)) return value.map(redact);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, redact(inner)]));
+    }
+    return value;
+  };
+  return {
+    warn: (message, details) =>
+      logger.warn(redact(message) as string, redact(details) as Record<string, unknown>),
+    error: (message, details) =>
+      logger.error(redact(message) as string, redact(details) as Record<string, unknown>),
+  };
+}
