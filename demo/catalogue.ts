@@ -27,12 +27,14 @@ export const CATALOGUE: Readonly<Record<string, ResolvedOrder & { name: string }
     currency: 'GBP',
     description: 'Merino scarf, oat',
   },
-  // USD: a card only.
+  // USD: a card only, typed in the companion's isolated card frame (the direct path, SAQ D): the
+  // one product that shows it. Every other card in the shop is paid on the provider's page.
   'mug-usd': {
     name: 'Enamel mug',
     amountMinor: 1_800,
     currency: 'USD',
     description: 'Enamel camp mug',
+    cardEntry: 'direct',
   },
 };
 
@@ -45,6 +47,7 @@ export function resolveDemoOrder(orderId: string): ResolvedOrder | null {
     currency: item.currency,
     description: item.description,
     ...(item.channels ? { channels: item.channels } : {}),
+    ...(item.cardEntry ? { cardEntry: item.cardEntry } : {}),
   };
 }
 

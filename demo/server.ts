@@ -254,7 +254,17 @@ const running = await serve(
   { port, host, isDropped: isDroppedResponse },
 );
 
-const baseUrl = externalProvider ?? `${running.url}/sandbox`;
+// The provider answers on an origin of its own, as in production (SANDBOX_PORT, default any free
+// port): its bank and hosted card pages are cross-origin to the shop, so no script of the shop's
+// page can read what the customer types there. `/sandbox` on the shop's origin stays for tools.
+const providerServer = sandbox
+  ? await serve((request) => sandbox(request), {
+      port: Number(process.env.SANDBOX_PORT ?? 0),
+      host,
+      isDropped: isDroppedResponse,
+    })
+  : undefined;
+const baseUrl = externalProvider ?? `${providerServer?.url}/sandbox`;
 checkout = createCheckoutHandler({
   secretKey,
   baseUrl,
@@ -295,6 +305,7 @@ const stop = () => {
   checkout?.close();
   backOffice?.close();
   sandbox?.close();
+  void providerServer?.close();
   void running
     .close()
     .then(() => store.close())
