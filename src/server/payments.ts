@@ -34,6 +34,7 @@ import {
 } from './payment-records';
 import type { InitiateInputValue } from './schemas';
 import type { StatusCache } from './status-cache';
+import type { ValidationCache } from './validation-cache';
 import type { CheckoutStore } from './store';
 import type { CheckoutClaims, TokenSigner } from './token';
 
@@ -54,6 +55,8 @@ export interface PaymentServiceDeps {
   readonly records: PaymentRecords;
   readonly status: StatusCache;
   readonly outcomes: Outcomes;
+  /** The provider's channel validation, cached per currency and amount. */
+  readonly validateChannels: ValidationCache;
 }
 
 /** What became of the earlier payments of a checkout or order, as far as a new one goes. */
@@ -63,7 +66,8 @@ type Earlier =
   | { readonly kind: 'none' };
 
 export function createPaymentService(deps: PaymentServiceDeps) {
-  const { options, provider, store, signer, logger, now, records, outcomes } = deps;
+  const { options, provider, store, signer, logger, now, records, outcomes, validateChannels } =
+    deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
 
   async function issueToken(claims: Omit<CheckoutClaims, 'exp'>): Promise<string> {
@@ -216,7 +220,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         );
       }
       const amount: Money = { amountMinor: resolved.amountMinor, currency: resolved.currency };
-      const validation = await provider.validateChannels(amount);
+      const validation = await validateChannels(amount);
       // What the provider offers for the amount, narrowed to what the merchant allows this order.
       const offered = validation.isValid
         ? validation.channels.filter(
