@@ -20,7 +20,8 @@ afterEach(() => {
 
 function rig(options: { validationCacheMs?: number; failValidations?: () => boolean } = {}) {
   const sandbox = createSandboxHandler({ secretKey: SANDBOX_TEST_KEY, basePath: '/sandbox' });
-  let clock = Date.parse('2026-05-01T10:00:00Z');
+  // Starts at the real time: tokens are checked on the wall clock, issued on this one.
+  let clock = Date.now();
   const calls: string[] = [];
   const checkout = createCheckoutHandler({
     secretKey: SANDBOX_TEST_KEY,
