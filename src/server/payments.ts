@@ -34,9 +34,9 @@ import {
 } from './payment-records';
 import type { InitiateInputValue } from './schemas';
 import type { StatusCache } from './status-cache';
-import type { ValidationCache } from './validation-cache';
 import type { CheckoutStore } from './store';
 import type { CheckoutClaims, TokenSigner } from './token';
+import type { ValidationCache } from './validation-cache';
 
 /** What the browser learns about its payment (the contract's view). */
 export type PaymentView = PaymentViewWire;

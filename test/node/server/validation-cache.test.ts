@@ -3,9 +3,9 @@
 // against the real sandbox handler in memory; every call it makes to the provider is counted.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelValidation, Money } from '../../../src/protocol';
+import { createSandboxHandler, SANDBOX_TEST_KEY } from '../../../src/sandbox';
 import { createCheckoutHandler } from '../../../src/server';
 import { createValidationCache } from '../../../src/server/validation-cache';
-import { createSandboxHandler, SANDBOX_TEST_KEY } from '../../../src/sandbox';
 
 const ORDERS: Record<string, { amountMinor: number; currency: string; description: string }> = {
   order_1042: { amountMinor: 2_500_050, currency: 'NGN', description: 'Adire tote bag' },
