@@ -52,7 +52,7 @@ function checkTimeout(name: string, value: unknown): void {
 
 /**
  * The http server's options for these timeouts. Node looks for expired headers and requests
- * every `connectionsCheckingIntervalMs` (30 s by default), which would let a headers timeout of
+ * every `connectionsCheckingInterval` (30 s by default), which would let a headers timeout of
  * 10 s run to 40: it looks at least as often as the shortest timeout allows.
  */
 export function serverOptions(timeouts: ServerTimeouts = {}) {
@@ -69,7 +69,7 @@ export function serverOptions(timeouts: ServerTimeouts = {}) {
     headersTimeout,
     requestTimeout,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs ?? SERVER_TIMEOUTS.keepAliveTimeoutMs,
-    connectionsCheckingIntervalMs: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
   };
 }
 
