@@ -5,14 +5,72 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { attachDirect } from '../server/direct-stream';
+import { RequestBodyTooLargeError } from '../server/read-body';
 
-/** Bodies above this are refused before being read whole; the handler's own limit is lower. */
-const MAX_REQUEST_BYTES = 1024 * 1024;
+/**
+ * What serve() takes of a body at most, for handlers that read a body whole (the sandbox and the
+ * demo take 64 KB at most). The companion's adapters take less (LARGEST_BODY_BYTES).
+ */
+export const MAX_REQUEST_BYTES = 1024 * 1024;
 
-export interface ServeOptions {
+export interface ServeOptions extends ServerTimeouts {
   readonly port?: number;
   readonly host?: string;
   readonly isDropped?: (response: Response) => boolean;
+  /** The most of a body read, in bytes; above it the answer is 413. Default MAX_REQUEST_BYTES. */
+  readonly maxBodyBytes?: number;
+}
+
+/**
+ * Timeouts of Node's http server, in ms, against clients that hold connections without sending
+ * (slowloris). Neither cuts an open event stream: Node's request timeout ends once the request
+ * has arrived whole, and a GET arrives whole with its headers; the stream's heartbeats are
+ * responses, not requests.
+ */
+export interface ServerTimeouts {
+  /** The whole header block must arrive within this. Default 10 000 (Node's own: 60 000). */
+  readonly headersTimeoutMs?: number;
+  /** The whole request, body included, must arrive within this. Default 30 000 (Node's: 300 000). */
+  readonly requestTimeoutMs?: number;
+  /**
+   * An idle keep-alive connection is closed after this. Default 5 000 (Node's). Behind a load
+   * balancer, set it above the balancer's idle timeout (e.g. 65 000 behind AWS's 60 s).
+   */
+  readonly keepAliveTimeoutMs?: number;
+}
+
+export const SERVER_TIMEOUTS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+} as const satisfies Required<ServerTimeouts>;
+
+function checkTimeout(name: string, value: unknown): void {
+  if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0))
+    throw new TypeError(`${name} must be a whole number of ms above 0.`);
+}
+
+/**
+ * The http server's options for these timeouts. Node looks for expired headers and requests
+ * every `connectionsCheckingInterval` (30 s by default), which would let a headers timeout of
+ * 10 s run to 40: it looks at least as often as the shortest timeout allows.
+ */
+export function serverOptions(timeouts: ServerTimeouts = {}) {
+  checkTimeout('headersTimeoutMs', timeouts.headersTimeoutMs);
+  checkTimeout('requestTimeoutMs', timeouts.requestTimeoutMs);
+  checkTimeout('keepAliveTimeoutMs', timeouts.keepAliveTimeoutMs);
+  const headersTimeout = timeouts.headersTimeoutMs ?? SERVER_TIMEOUTS.headersTimeoutMs;
+  // Node requires the request timeout to be at least the headers timeout.
+  const requestTimeout = Math.max(
+    timeouts.requestTimeoutMs ?? SERVER_TIMEOUTS.requestTimeoutMs,
+    headersTimeout,
+  );
+  return {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs ?? SERVER_TIMEOUTS.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
+  };
 }
 
 export interface RunningServer {
@@ -22,16 +80,92 @@ export interface RunningServer {
   readonly close: () => Promise<void>;
 }
 
-/** The stream's bytes, refused past MAX_REQUEST_BYTES. */
-export async function readBody(incoming: IncomingMessage): Promise<Buffer | 'too-large'> {
-  const chunks: Buffer[] = [];
+/**
+ * How much of one request's body may be read, and whether the client sent more: then the answer
+ * is 413 whatever the handler made of the cut body.
+ */
+export interface BodyAllowance {
+  readonly maxBytes: number;
+  exceeded: boolean;
+  /** The handler began to read the body. */
+  started: boolean;
+}
+
+/** True when the declared Content-Length is above `maxBytes`: refused before a byte is read. */
+function declaredTooLarge(incoming: IncomingMessage, maxBytes: number): boolean {
+  const declared = Number(incoming.headers['content-length'] ?? '0');
+  return declared > maxBytes;
+}
+
+/**
+ * The request's body as a web stream that reads the socket only as the handler reads it, and
+ * never past `allowance.maxBytes`: a handler that takes 8 KB reads 8 KB and cancels, and nothing
+ * more is buffered (issue 20: the adapter read up to 1 MB of a body before the handler's 8 KB
+ * check; 100 such requests took 126 MB). Past the allowance the stream fails with
+ * RequestBodyTooLargeError, which readCapped (server/read-body.ts) takes as "too large".
+ */
+function bodyStream(
+  incoming: IncomingMessage,
+  allowance: BodyAllowance,
+): ReadableStream<Uint8Array> {
   let size = 0;
-  for await (const chunk of incoming) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_REQUEST_BYTES) return 'too-large';
-    chunks.push(chunk as Buffer);
+  let started = false;
+  let settled = false;
+  const detach = () => {
+    settled = true;
+    incoming.off('data', onData);
+    incoming.off('end', onEnd);
+    incoming.off('error', onError);
+    incoming.off('close', onClose);
+    incoming.pause();
+  };
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  function onData(chunk: Buffer): void {
+    size += chunk.length;
+    if (size > allowance.maxBytes) {
+      allowance.exceeded = true;
+      detach();
+      controller?.error(new RequestBodyTooLargeError(allowance.maxBytes));
+      return;
+    }
+    controller?.enqueue(chunk);
+    // highWaterMark 0: hold the socket until the handler reads again.
+    incoming.pause();
   }
-  return Buffer.concat(chunks);
+  function onEnd(): void {
+    detach();
+    controller?.close();
+  }
+  function onError(error: Error): void {
+    detach();
+    controller?.error(error);
+  }
+  function onClose(): void {
+    if (!settled) onError(new Error('The client went away before sending the whole body.'));
+  }
+  return new ReadableStream<Uint8Array>(
+    {
+      start(given) {
+        controller = given;
+      },
+      pull() {
+        if (settled) return;
+        if (!started) {
+          started = true;
+          allowance.started = true;
+          incoming.on('data', onData);
+          incoming.once('end', onEnd);
+          incoming.once('error', onError);
+          incoming.once('close', onClose);
+        }
+        incoming.resume();
+      },
+      cancel() {
+        if (!settled) detach();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** A request that cannot be turned into a URL (a malformed Host): the client's fault, a 400. */
@@ -41,7 +175,7 @@ export class MalformedRequestError extends Error {
 
 export function toRequest(
   incoming: IncomingMessage,
-  body: Uint8Array | undefined,
+  body: Uint8Array | ReadableStream<Uint8Array> | undefined,
   signal?: AbortSignal,
   url = incoming.url,
 ): Request {
@@ -58,11 +192,16 @@ export function toRequest(
   } catch {
     throw new MalformedRequestError('The Host header or the request target is not valid.');
   }
+  const hasBody = body !== undefined && method !== 'GET' && method !== 'HEAD';
   const request = new Request(target, {
     method,
     headers,
-    ...(body && method !== 'GET' && method !== 'HEAD' ? { body: new Uint8Array(body) } : {}),
-  });
+    ...(hasBody
+      ? body instanceof ReadableStream
+        ? { body, duplex: 'half' }
+        : { body: new Uint8Array(body) }
+      : {}),
+  } as RequestInit);
   // The client's signal is the Request's own, not followed by a second one: Node's Request makes
   // a signal of its own per `signal` given, linked by a listener and a finalizer, ~1 KB a request
   // held for as long as an event stream is open (10,000 waiting browsers: 10 MB) and CPU on every
@@ -114,18 +253,54 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
   }
 }
 
-/** The Request for `incoming`, its body read from the stream. */
-export async function readRequest(
+/**
+ * The Request for `incoming`, its body streamed from the socket as the handler reads it; or
+ * 'too-large' when its Content-Length is above the allowance, before a byte of it is read.
+ */
+export function readRequest(
   incoming: IncomingMessage,
   signal: AbortSignal,
-  url?: string,
+  url: string | undefined,
+  allowance: BodyAllowance,
 ): Promise<Request | 'too-large'> {
+  if (declaredTooLarge(incoming, allowance.maxBytes)) return Promise.resolve('too-large');
   const bodyless = incoming.method === 'GET' || incoming.method === 'HEAD';
-  const body = bodyless ? undefined : await readBody(incoming);
-  return body === 'too-large' ? body : toRequest(incoming, body, signal, url);
+  const body = bodyless ? undefined : bodyStream(incoming, allowance);
+  return Promise.resolve(toRequest(incoming, body, signal, url));
 }
 
 export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
+
+export interface NodeListenerOptions {
+  readonly isDropped?: ((response: Response) => boolean) | undefined;
+  readonly url?: ((incoming: IncomingMessage) => string | undefined) | undefined;
+  /** The most of a body read, in bytes; past it the answer is 413. Default MAX_REQUEST_BYTES. */
+  readonly maxBodyBytes?: number | undefined;
+  /**
+   * Builds the Request; the default streams the body from the socket. Adapters use it to take
+   * what a framework in front already read of the body.
+   */
+  readonly request?:
+    | ((
+        incoming: IncomingMessage,
+        signal: AbortSignal,
+        allowance: BodyAllowance,
+      ) => Promise<Request | 'too-large'>)
+    | undefined;
+}
+
+function bodyTooLarge(outgoing: ServerResponse, maxBytes: number): void {
+  // connection: close: the rest of the body is not read, so this connection serves nothing more.
+  outgoing.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+  outgoing.end(
+    JSON.stringify({
+      error: {
+        code: 'body_too_large',
+        message: `The request body must be at most ${Math.floor(maxBytes / 1024)} KB.`,
+      },
+    }),
+  );
+}
 
 /**
  * A Node `request` listener around a web-standard handler. The Request's signal aborts when the
@@ -133,16 +308,11 @@ export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse)
  */
 export function nodeListener(
   handler: (request: Request) => Promise<Response>,
-  options: {
-    isDropped?: (response: Response) => boolean;
-    url?: (incoming: IncomingMessage) => string | undefined;
-    /**
-     * Builds the Request; the default reads the stream. Adapters use it to take what a framework
-     * in front already read of the body.
-     */
-    request?: (incoming: IncomingMessage, signal: AbortSignal) => Promise<Request | 'too-large'>;
-  } = {},
+  options: NodeListenerOptions = {},
 ): NodeListener {
+  const maxBytes = options.maxBodyBytes ?? MAX_REQUEST_BYTES;
+  if (!(Number.isInteger(maxBytes) && maxBytes > 0))
+    throw new TypeError('maxBodyBytes must be a whole number of bytes above 0.');
   /**
    * The handler's answer, or undefined for a body too large. The Request is let go of once the
    * handler has answered: an event stream written for minutes keeps only what it uses.
@@ -150,33 +320,38 @@ export function nodeListener(
   async function respond(
     incoming: IncomingMessage,
     signal: AbortSignal,
+    allowance: BodyAllowance,
   ): Promise<Response | undefined> {
     const request = options.request
-      ? await options.request(incoming, signal)
-      : await readRequest(incoming, signal, options.url?.(incoming));
+      ? await options.request(incoming, signal, allowance)
+      : await readRequest(incoming, signal, options.url?.(incoming), allowance);
     return request === 'too-large' ? undefined : handler(request);
   }
   return async (incoming, outgoing) => {
     const gone = new AbortController();
+    const allowance: BodyAllowance = { maxBytes, exceeded: false, started: false };
     // Only a client that left before the answer was sent aborts: a normal end costs nothing.
     outgoing.on('close', () => {
       if (!outgoing.writableFinished) gone.abort();
     });
     try {
-      const response = await respond(incoming, gone.signal);
-      if (response === undefined) {
-        outgoing.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-        outgoing.end(
-          JSON.stringify({
-            error: { code: 'body_too_large', message: 'The request body is too large.' },
-          }),
-        );
+      const response = await respond(incoming, gone.signal, allowance);
+      // Past the allowance, whatever the handler made of the cut body, the answer is 413.
+      if (response === undefined || allowance.exceeded) {
+        await response?.body?.cancel().catch(() => {});
+        bodyTooLarge(outgoing, maxBytes);
         return;
       }
       if (options.isDropped?.(response)) {
         incoming.socket.destroy();
         return;
       }
+      // Answered before the body was read whole: a body of known, allowed length is drained by
+      // Node and the connection kept; one the handler stopped reading (its own 413) or of no
+      // known length is not read further, and the connection closes once the answer is out.
+      const unread = !incoming.complete && incoming.method !== 'GET' && incoming.method !== 'HEAD';
+      if (unread && (allowance.started || incoming.headers['content-length'] === undefined))
+        outgoing.setHeader('connection', 'close');
       await writeResponse(response, outgoing);
     } catch (error) {
       if (!gone.signal.aborted) answerFailure(error, outgoing);
@@ -203,11 +378,28 @@ export function serve(
   handler: (request: Request) => Promise<Response>,
   options: ServeOptions = {},
 ): Promise<RunningServer> {
-  const listener = nodeListener(handler, options.isDropped ? { isDropped: options.isDropped } : {});
-  const server = createServer((incoming, outgoing) => void listener(incoming, outgoing));
+  const listener = nodeListener(handler, {
+    isDropped: options.isDropped,
+    maxBodyBytes: options.maxBodyBytes,
+  });
+  return listen(listener, { ...options, host: options.host ?? '127.0.0.1' });
+}
+
+/**
+ * An http server with the timeouts set (serverOptions), listening on `port` (0: a free one) and
+ * `host` (default: every interface, as Node's listen).
+ */
+export function listen(
+  listener: NodeListener,
+  options: ServerTimeouts & { readonly port?: number; readonly host?: string | undefined },
+): Promise<RunningServer> {
+  const server = createServer(serverOptions(options), (incoming, outgoing) => {
+    void listener(incoming, outgoing);
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? 0, options.host, () => {
+      server.off('error', reject);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({

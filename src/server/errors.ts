@@ -17,6 +17,7 @@ import {
   type PaidCheckoutWire,
   type PaymentViewWire,
 } from '../protocol/contract';
+import { isStoreUnavailable } from './store-unavailable';
 
 export { CHECKOUT_ERROR_STATUS, type CheckoutErrorCode };
 
@@ -29,6 +30,11 @@ export interface CheckoutErrorOptions {
   readonly payment?: { readonly view: PaymentViewWire; readonly token: string } | undefined;
   /** `already_paid` from `/session`: what was paid, so the dialog is titled for it (issue 12). */
   readonly checkout?: PaidCheckoutWire | undefined;
+  /**
+   * The HTTP status when not the code's own: `unavailable` is 502 when the provider fails, 503
+   * when the companion itself cannot serve (its store is unreachable).
+   */
+  readonly status?: 503 | undefined;
 }
 
 export class CheckoutError extends Error {
@@ -43,7 +49,7 @@ export class CheckoutError extends Error {
   constructor(code: CheckoutErrorCode, message: string, options: CheckoutErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = CHECKOUT_ERROR_STATUS[code];
+    this.status = options.status ?? CHECKOUT_ERROR_STATUS[code];
     this.issues = options.issues;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.payment = options.payment;
@@ -106,10 +112,22 @@ export function fromProviderError(error: ProviderError): CheckoutError {
   );
 }
 
+/** How long a client is told to wait while the store is unreachable. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
 /** Any thrown value as a CheckoutError; what we do not recognise is `internal`. */
 export function toCheckoutError(error: unknown): CheckoutError {
   if (error instanceof CheckoutError) return error;
   if (error instanceof ProviderError) return fromProviderError(error);
+  // The one place a store's outage becomes an answer: 503 and when to try again, at once,
+  // rather than `internal` (issue 20, item 6). The cause (which store, why) goes to the log.
+  if (isStoreUnavailable(error)) {
+    return new CheckoutError(
+      'unavailable',
+      'The checkout cannot reach its storage right now; try again shortly.',
+      { cause: error, status: 503, retryAfterSeconds: STORE_RETRY_AFTER_SECONDS },
+    );
+  }
   return new CheckoutError('internal', 'The checkout server failed unexpectedly.', {
     cause: error,
   });

@@ -69,6 +69,8 @@ export function eventStream(
   lastEventId: string | null,
   signal: AbortSignal,
   headers: Headers,
+  /** Called once when the stream ends, however it ends (the per-checkout stream count). */
+  onEnd?: () => void,
 ): Response {
   const name = `events:${reference}`;
   let closed = false;
@@ -114,6 +116,7 @@ export function eventStream(
     sink = undefined;
     controller = undefined;
     early = undefined;
+    onEnd?.();
   }
 
   // highWaterMark 0: pull is called only once a consumer reads, so nothing goes into the web

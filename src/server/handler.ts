@@ -25,10 +25,15 @@ import { CardPageInput, InitiateInput, issuesOf, SessionInput } from './schemas'
 import { createStatusCache } from './status-cache';
 import { createMemoryStore } from './store';
 import { type CheckoutClaims, createTokenSigner } from './token';
+import { createValidationCache, VALIDATION_CACHE_MS } from './validation-cache';
 import { createWebhookReceiver } from './webhooks';
 
 /** Browser bodies are small: an order id, a channel, a card. */
 const MAX_BODY_BYTES = 8 * 1024;
+/** Default of maxEventStreamsPerCheckout: many tabs of one customer, not 3,000 of a stranger. */
+const MAX_EVENT_STREAMS_PER_CHECKOUT = 20;
+/** What a checkout past its stream count is told to wait: a stream closes when a tab does. */
+const STREAM_RETRY_AFTER_SECONDS = 5;
 
 export interface CheckoutHandler {
   (request: Request): Promise<Response>;
@@ -106,6 +111,14 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   // What the browser is told of time (a payment's serverTime, a transfer's expiry) is the provider's.
   const records = createPaymentRecords(store, providerClock.now);
   const status = createStatusCache(provider, now);
+  const validateChannels = createValidationCache(
+    provider,
+    now,
+    options.validationCacheMs ?? VALIDATION_CACHE_MS,
+  );
+  // Open event streams per checkout (its sid), on this instance: see eventStreamSlot.
+  const maxStreams = options.maxEventStreamsPerCheckout ?? MAX_EVENT_STREAMS_PER_CHECKOUT;
+  const openStreams = new Map<string, number>();
   let jobs: JobPicker | undefined;
   const jobPicker = () => jobs as JobPicker;
   const outcomes = createOutcomes({
@@ -149,6 +162,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     status,
     outcomes,
     hosted,
+    validateChannels,
   });
   const receiveWebhook = createWebhookReceiver({
     options,
@@ -159,6 +173,33 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     logger,
     hosted,
   });
+
+  /**
+   * Takes one of a checkout's event-stream places, or refuses with 429: one token held 3,000
+   * open streams (issue 20, item 4). Counted per instance, in memory: a count in the shared store
+   * would outlive an instance killed with its streams open (nothing would give those places
+   * back), and a stranger spread over N instances still holds at most N × the limit. Answers the
+   * release, called once when the stream ends.
+   */
+  function eventStreamSlot(checkoutId: string): () => void {
+    const held = openStreams.get(checkoutId) ?? 0;
+    if (held >= maxStreams) {
+      throw new CheckoutError(
+        'rate_limited',
+        `This checkout already has ${maxStreams} open event streams; close one or try again shortly.`,
+        { retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS },
+      );
+    }
+    openStreams.set(checkoutId, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (openStreams.get(checkoutId) ?? 1) - 1;
+      if (left <= 0) openStreams.delete(checkoutId);
+      else openStreams.set(checkoutId, left);
+    };
+  }
 
   function publicUrlOf(request: Request): string {
     return options.publicUrl?.replace(/\/+$/, '') ?? new URL(request.url).origin + basePath;
@@ -361,7 +402,15 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
           const lastEventId =
             request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
           await payments.watching(claims.reference);
-          return eventStream(store, claims.reference, lastEventId, request.signal, headers);
+          const release = eventStreamSlot(claims.sid);
+          return eventStream(
+            store,
+            claims.reference,
+            lastEventId,
+            request.signal,
+            headers,
+            release,
+          );
         },
       },
     ],

@@ -35,3 +35,4 @@ export {
   type PayoutsHandlerOptions,
 } from './payouts-handler';
 export { type CheckoutStore, createMemoryStore, type StoredEvent } from './store';
+export { StoreUnavailableError } from './store-unavailable';

@@ -113,6 +113,21 @@ export interface CheckoutHandlerOptions {
     /** Deadline of one provider call, in ms. Default 10 000. */
     readonly providerMs?: number | undefined;
   };
+  /**
+   * How long the provider's answer to "which channels take this amount" (endpoint 2) is reused
+   * for the same currency and amount, in ms; 0 asks on every `/session`. Concurrent identical
+   * asks share one call, failures are not kept, at most 1,000 amounts are remembered, per
+   * instance. Default 60 000.
+   * @example validationCacheMs: 30_000
+   */
+  readonly validationCacheMs?: number | undefined;
+  /**
+   * Open `/events` streams one checkout may hold at once (its token and the tokens issued from
+   * it), per instance; the next is answered 429 `rate_limited` with Retry-After until one closes.
+   * Default 20.
+   * @example maxEventStreamsPerCheckout: 5
+   */
+  readonly maxEventStreamsPerCheckout?: number | undefined;
   readonly onPaymentOutcome?: ((outcome: PaymentOutcome) => Promise<void> | void) | undefined;
   readonly onPayoutOutcome?: ((outcome: PayoutOutcome) => Promise<void> | void) | undefined;
   /** Default: in memory. Supply a shared one when running several instances. */
@@ -173,6 +188,16 @@ export function checkOptions(options: CheckoutHandlerOptions): void {
   const ttl = options.tokenTtlSeconds;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 60 || ttl > 7 * 24 * 3600)) {
     throw new TypeError('tokenTtlSeconds must be a whole number of seconds from 60 to 604800.');
+  }
+  const cacheMs = options.validationCacheMs;
+  if (cacheMs !== undefined && (!Number.isInteger(cacheMs) || cacheMs < 0 || cacheMs > 3_600_000)) {
+    throw new TypeError(
+      'validationCacheMs must be a whole number of ms from 0 (no cache) to 3600000 (an hour).',
+    );
+  }
+  const streams = options.maxEventStreamsPerCheckout;
+  if (streams !== undefined && (!Number.isInteger(streams) || streams < 1 || streams > 1000)) {
+    throw new TypeError('maxEventStreamsPerCheckout must be a whole number from 1 to 1000.');
   }
   checkStore(options.store);
 }

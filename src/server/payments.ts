@@ -37,6 +37,7 @@ import type { InitiateInputValue } from './schemas';
 import type { StatusCache } from './status-cache';
 import type { CheckoutStore } from './store';
 import type { CheckoutClaims, TokenSigner } from './token';
+import type { ValidationCache } from './validation-cache';
 
 /** What the browser learns about its payment (the contract's view). */
 export type PaymentView = PaymentViewWire;
@@ -56,6 +57,8 @@ export interface PaymentServiceDeps {
   readonly status: StatusCache;
   readonly outcomes: Outcomes;
   readonly hosted: HostedCard;
+  /** The provider's channel validation, cached per currency and amount. */
+  readonly validateChannels: ValidationCache;
 }
 
 /** What became of the earlier payments of a checkout or order, as far as a new one goes. */
@@ -66,6 +69,7 @@ type Earlier =
 
 export function createPaymentService(deps: PaymentServiceDeps) {
   const { options, provider, store, signer, logger, now, records, outcomes, hosted } = deps;
+  const { validateChannels } = deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
 
   async function issueToken(claims: Omit<CheckoutClaims, 'exp'>): Promise<string> {
@@ -218,7 +222,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         );
       }
       const amount: Money = { amountMinor: resolved.amountMinor, currency: resolved.currency };
-      const validation = await provider.validateChannels(amount);
+      const validation = await validateChannels(amount);
       // What the provider offers for the amount, narrowed to what the merchant allows this order.
       const offered = validation.isValid
         ? validation.channels.filter(

@@ -10,6 +10,27 @@
  */
 import { CheckoutError } from './errors';
 
+/**
+ * The largest body the companion's handlers take (a provider webhook; the browser's calls take
+ * 8 KB, the back office's 16 KB): what its Node adapters let a handler read at most.
+ */
+export const LARGEST_BODY_BYTES = 64 * 1024;
+
+/**
+ * What a body stream of this package's Node adapter fails with past its allowance. Told by
+ * name, not class: paydrop/server and paydrop/server/node each carry a copy of this module.
+ */
+export class RequestBodyTooLargeError extends Error {
+  override readonly name = 'RequestBodyTooLargeError' as const;
+  constructor(maxBytes: number) {
+    super(`The request body is larger than ${maxBytes} bytes.`);
+  }
+}
+
+function isBodyTooLarge(error: unknown): boolean {
+  return error instanceof Error && error.name === 'RequestBodyTooLargeError';
+}
+
 /** Attached to a Request by an adapter that built its body from what a framework left. */
 export const BODY_NOTE = Symbol.for('paydrop.body-note');
 
@@ -71,6 +92,7 @@ export async function readCapped(
   limit: number,
   options: ReadOptions = {},
 ): Promise<string | undefined> {
+  // Refused on what the client declares, before a byte of the body is read.
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) return undefined;
   const note = noteOf(request);
@@ -91,7 +113,15 @@ export async function readCapped(
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch (error) {
+      // The adapter's allowance ran out before this handler's limit did (one large chunk).
+      if (isBodyTooLarge(error)) return undefined;
+      throw error;
+    }
+    const { done, value } = read;
     if (done) break;
     size += value.length;
     if (size > limit) {

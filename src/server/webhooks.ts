@@ -25,10 +25,10 @@ import {
   type PayoutOutcomes,
   payoutStatusOfEvent,
 } from './payout-outcomes';
-import { assertExactBody, readCapped } from './read-body';
+import { assertExactBody, LARGEST_BODY_BYTES, readCapped } from './read-body';
 import type { CheckoutStore } from './store';
 
-const MAX_WEBHOOK_BYTES = 64 * 1024;
+const MAX_WEBHOOK_BYTES = LARGEST_BODY_BYTES;
 /** Longer ids or references are no provider's: refused before anything is kept. */
 const MAX_ID_LENGTH = 200;
 /** Unconfirmed hints for references the companion does not know, per queue. */

@@ -14,7 +14,7 @@ import {
   type PaymentOutcome,
   verifyWebhook,
 } from '../../src/server';
-import { toExpressMiddleware, toFastifyPlugin, toNodeListener } from '../../src/server/node';
+import { serve, toExpressMiddleware, toFastifyPlugin, toNodeListener } from '../../src/server/node';
 
 const options: CheckoutHandlerOptions = {
   secretKey: 'sk_test_types',
@@ -47,6 +47,12 @@ const listener: (
   response: import('node:http').ServerResponse,
 ) => void = toNodeListener(checkout);
 void listener;
+// serve() creates the http server with its timeouts; every limit is an option.
+void serve(checkout, { port: 0, host: '127.0.0.1', headersTimeoutMs: 5_000, maxBodyBytes: 16_384 });
+toNodeListener(checkout, { maxBodyBytes: 16_384 });
+createCheckoutHandler({ ...options, validationCacheMs: 0, maxEventStreamsPerCheckout: 5 });
+// @ts-expect-error timeouts are numbers of ms
+void serve(checkout, { headersTimeoutMs: '10s' });
 
 // @ts-expect-error secretKey is required
 createCheckoutHandler({ baseUrl: options.baseUrl, resolveOrder: options.resolveOrder });

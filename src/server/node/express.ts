@@ -4,7 +4,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { nodeListener } from '../../node/serve';
+import { LARGEST_BODY_BYTES } from '../read-body';
 import { type ParsedIncomingMessage, requestFrom } from './framework-body';
+import type { NodeAdapterOptions } from './node-listener';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -21,12 +23,15 @@ interface ExpressRequest extends ParsedIncomingMessage {
  */
 export function toExpressMiddleware(
   handler: Handler,
+  options: NodeAdapterOptions = {},
 ): (request: ExpressRequest, response: ServerResponse, next: (error?: unknown) => void) => void {
   // Express strips the mount path from req.url; originalUrl keeps the path the handler routes on.
   const listener = nodeListener(handler, {
-    request: (incoming, signal) => {
+    maxBodyBytes: options.maxBodyBytes ?? LARGEST_BODY_BYTES,
+    request: (incoming, signal, allowance) => {
       const request = incoming as ExpressRequest;
-      return requestFrom(request, signal, request.originalUrl ?? request.url, 'express.json()');
+      const url = request.originalUrl ?? request.url;
+      return requestFrom(request, signal, url, 'express.json()', allowance);
     },
   });
   return (request, response, next) => {

@@ -4,6 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerFailure, toRequest, writeResponse } from '../../node/serve';
+import { LARGEST_BODY_BYTES } from '../read-body';
+import type { NodeAdapterOptions } from './node-listener';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -24,7 +26,7 @@ export interface FastifyInstanceLike {
   removeAllContentTypeParsers(): unknown;
   addContentTypeParser(
     contentType: string,
-    options: { parseAs: 'buffer' },
+    options: { parseAs: 'buffer'; bodyLimit?: number },
     parser: (
       request: never,
       body: Buffer,
@@ -40,12 +42,17 @@ export interface FastifyInstanceLike {
  */
 export function toFastifyPlugin(
   handler: Handler,
+  options: NodeAdapterOptions = {},
 ): (fastify: FastifyInstanceLike, options: unknown) => Promise<void> {
   return async (fastify) => {
-    // Scoped to this plugin (it is not wrapped in fastify-plugin): raw bytes for every type.
+    // Scoped to this plugin (it is not wrapped in fastify-plugin): raw bytes for every type, and
+    // no more of them than the handlers take (Fastify's own default is 1 MB). Fastify refuses a
+    // larger Content-Length with its 413 before reading.
     fastify.removeAllContentTypeParsers();
-    fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) =>
-      done(null, body),
+    fastify.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: options.maxBodyBytes ?? LARGEST_BODY_BYTES },
+      (_request, body, done) => done(null, body),
     );
     const route: FastifyRoute = async (request, reply) => {
       reply.hijack();

@@ -4,7 +4,7 @@
  * written out again, else the stream if nobody read it (issue 13).
  */
 import type { IncomingMessage } from 'node:http';
-import { readRequest, toRequest } from '../../node/serve';
+import { type BodyAllowance, readRequest, toRequest } from '../../node/serve';
 import { noteBody } from '../read-body';
 
 /** What Express, Connect and body-parser leave on the request. */
@@ -30,12 +30,13 @@ export function requestFrom(
   signal: AbortSignal,
   url: string | undefined,
   readBy: string,
+  allowance: BodyAllowance,
 ): Promise<Request | 'too-large'> {
   const raw = bytesOf(incoming.rawBody);
   if (raw) return Promise.resolve(toRequest(incoming, raw, signal, url));
   const streamRead = incoming.readableDidRead || incoming.readableEnded || incoming._body === true;
   const bodyless = incoming.method === 'GET' || incoming.method === 'HEAD';
-  if (!streamRead || bodyless) return readRequest(incoming, signal, url);
+  if (!streamRead || bodyless) return readRequest(incoming, signal, url, allowance);
   const body = incoming.body;
   const bytes = bytesOf(body);
   if (bytes) return Promise.resolve(toRequest(incoming, bytes, signal, url));

@@ -4,4 +4,5 @@
 
 export { toExpressMiddleware } from './express';
 export { type FastifyInstanceLike, toFastifyPlugin } from './fastify';
-export { toNodeListener } from './node-listener';
+export { type NodeAdapterOptions, toNodeListener } from './node-listener';
+export { type RunningServer, type ServeOptions, type ServerTimeouts, serve } from './serve';

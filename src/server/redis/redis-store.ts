@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { CheckoutStore, ScheduledJob, StoredEvent } from '../store';
+import { withOutages } from '../store-unavailable';
 import { checkMs, checkTime, decodeValue, encodeValue, parseEventId } from '../stored-value';
 import { APPEND, CLAIM, LEASE, RELEASE, SCHEDULE } from './scripts';
 
@@ -26,6 +27,13 @@ interface RedisStoreCommonOptions {
   readonly maxEventsPerStream?: number | undefined;
   /** How long an idle stream is kept, in ms. Default 24 hours. */
   readonly streamTtlMs?: number | undefined;
+  /**
+   * How long one command may wait for Redis (while it is unreachable, too), in ms, before the
+   * store gives up and the companion answers 503 `unavailable`. Default 2000. Applies to the
+   * connection the store opens from `url`; a `client` of yours keeps its own `commandTimeout`
+   * (set one: ioredis's default waits for ever).
+   */
+  readonly commandTimeoutMs?: number | undefined;
 }
 
 export type RedisStoreOptions = RedisStoreCommonOptions &
@@ -46,6 +54,22 @@ export type RedisStoreOptions = RedisStoreCommonOptions &
   );
 
 const WHERE = 'createRedisStore';
+/** Default of commandTimeoutMs: well inside the provider's 10 s, and a slow Redis is not normal. */
+const COMMAND_TIMEOUT_MS = 2000;
+/** Redis's refusals that mean "not now" rather than a bug: loading, a replica, out of memory… */
+const TRANSIENT_REPLY =
+  /^(LOADING|READONLY|MASTERDOWN|BUSY|TRYAGAIN|CLUSTERDOWN|MISCONF|NOREPLICAS|OOM)\b/;
+
+/**
+ * Redis unreachable, timing out, or refusing for now; not our own argument checks (TypeError),
+ * a store used after close(), nor a reply that means a bug (WRONGTYPE and the like).
+ */
+function isOutage(error: unknown): boolean {
+  if (!(error instanceof Error) || error instanceof TypeError) return false;
+  if (error.message.startsWith(`${WHERE}:`)) return false;
+  if (error.name === 'ReplyError') return TRANSIENT_REPLY.test(error.message);
+  return true;
+}
 
 interface Listener {
   readonly deliver: (event: StoredEvent) => void;
@@ -96,7 +120,7 @@ function checkOptions(options: RedisStoreOptions): void {
     throw new TypeError(
       `${WHERE}: prefix must be a non-empty string (clear() deletes every key under it)`,
     );
-  for (const name of ['maxEventsPerStream', 'streamTtlMs'] as const) {
+  for (const name of ['maxEventsPerStream', 'streamTtlMs', 'commandTimeoutMs'] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isInteger(value) && value > 0))
       throw new TypeError(`${WHERE}: ${name} must be a positive integer`);
@@ -124,7 +148,19 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
   const maxEvents = options.maxEventsPerStream ?? 100;
   const streamTtlMs = options.streamTtlMs ?? 24 * 3600 * 1000;
   const owned = options.client === undefined;
-  const redis = options.client ?? new Redis(options.url);
+  // Bounded while Redis is down (issue 20, item 6): a command waits at most commandTimeout,
+  // queued or sent, and the queue of commands waiting for a connection is failed after every
+  // second reconnection attempt, so a request is answered 503 in seconds, not after a hang.
+  // The offline queue stays on: commands sent while the first connection opens, or across a
+  // blip shorter than the timeout, still succeed.
+  const timeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+  const redis =
+    options.client ??
+    new Redis(options.url, {
+      commandTimeout: timeoutMs,
+      maxRetriesPerRequest: 1,
+      connectTimeout: timeoutMs,
+    });
   // Connection errors surface through the commands that fail; ioredis reconnects by itself.
   if (owned) redis.on('error', () => {});
   let subscriber: Redis | undefined;
@@ -247,7 +283,7 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
     return connection;
   }
 
-  return {
+  const store: CheckoutStore = {
     async get(name) {
       usable();
       const text = await redis.get(key.value(name));
@@ -404,4 +440,5 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
       await Promise.all(quitting);
     },
   };
+  return withOutages(store, 'The Redis store is unavailable', isOutage);
 }

@@ -11,10 +11,11 @@
  * other processes within `pollMs` (it watches the file's data_version while anyone listens).
  * Several machines need the Redis store: SQLite's locks do not hold over network file systems.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statfsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CheckoutStore, ScheduledJob, StoredEvent } from '../store';
+import { withOutages } from '../store-unavailable';
 import { checkMs, checkTime, decodeValue, encodeValue, parseEventId } from '../stored-value';
 import { checkDriver } from './driver-check';
 import { migrate } from './migrations';
@@ -45,9 +46,70 @@ export interface SqliteStoreOptions {
   readonly pollMs?: number | undefined;
   /** The clock used for expiry and leases (tests). Default `Date.now`. */
   readonly now?: (() => number) | undefined;
+  /**
+   * The write-ahead log is cut back to this size after each checkpoint, in bytes, so a burst of
+   * writes (or a long read holding checkpoints back) does not leave it at its largest for ever.
+   * Checkpoints run every 1,000 pages (about 4 MB) written. Default 64 MB.
+   */
+  readonly maxWalBytes?: number | undefined;
+  /**
+   * Free disk space wanted where the file lives, in bytes: below it, a warning at start-up says
+   * how much there is and how much is wanted (a full disk fails every write: the companion then
+   * answers 503). Default 256 MB.
+   */
+  readonly minFreeDiskBytes?: number | undefined;
+  /** Where that warning goes. Default console. */
+  readonly logger?: { warn(message: string, details?: Record<string, unknown>): void } | undefined;
 }
 
 const WHERE = 'createSqliteStore';
+const MAX_WAL_BYTES = 64 * 1024 * 1024;
+const MIN_FREE_DISK_BYTES = 256 * 1024 * 1024;
+/** Pages written between automatic checkpoints (SQLite's default, set so it is not left to chance). */
+const WAL_AUTOCHECKPOINT_PAGES = 1000;
+
+/**
+ * SQLite's failures that mean "not now" rather than a bug: locked past the busy timeout, the
+ * disk full or failing, the file unopenable or read-only. The companion answers them 503.
+ */
+function isOutage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' &&
+    /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY|PROTOCOL|NOLFS)/.test(code)
+  );
+}
+
+function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Math.round(value).toLocaleString('en')} ${units[unit]}`;
+}
+
+/** A warning at start-up when the file's disk has less free space than `wanted`. */
+function checkHeadroom(
+  path: string,
+  wanted: number,
+  logger: NonNullable<SqliteStoreOptions['logger']>,
+): void {
+  let free: number;
+  try {
+    const stats = statfsSync(dirname(resolve(path)));
+    free = stats.bavail * stats.bsize;
+  } catch {
+    return; // No statfs on this platform or file system: nothing to say.
+  }
+  if (free >= wanted) return;
+  logger.warn(
+    `paydrop: the disk holding ${path} has ${formatBytes(free)} free; the SQLite store wants at least ${formatBytes(wanted)} (its write-ahead log grows up to maxWalBytes between checkpoints, the database with every payment, and a full disk fails every payment with 503). Free some space, or set minFreeDiskBytes.`,
+    { path, freeBytes: free, minFreeDiskBytes: wanted },
+  );
+}
 /** Writes between sweeps of expired rows (expiry is also checked on every read). */
 const SWEEP_EVERY = 256;
 /** Appends remembered for other processes' subscribers (they look every `pollMs`). */
@@ -68,11 +130,20 @@ function checkOptions(options: SqliteStoreOptions): void {
     );
   if (options.durability !== undefined && !['normal', 'full'].includes(options.durability))
     throw new TypeError(`${WHERE}: durability must be 'normal' or 'full'`);
-  for (const name of ['busyTimeoutMs', 'maxEventsPerStream', 'streamTtlMs', 'pollMs'] as const) {
+  for (const name of [
+    'busyTimeoutMs',
+    'maxEventsPerStream',
+    'streamTtlMs',
+    'pollMs',
+    'maxWalBytes',
+    'minFreeDiskBytes',
+  ] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isInteger(value) && value > 0))
       throw new TypeError(`${WHERE}: ${name} must be a positive integer`);
   }
+  if (options.logger !== undefined && typeof options.logger?.warn !== 'function')
+    throw new TypeError(`${WHERE}: logger must have a warn(message) method`);
   if (options.now !== undefined && typeof options.now !== 'function')
     throw new TypeError(`${WHERE}: now must be a function returning epoch ms`);
 }
@@ -123,6 +194,9 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
   try {
     // WAL: readers never block the writer, and a commit is an append, not a rewrite.
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
+    // The log is checkpointed every WAL_AUTOCHECKPOINT_PAGES and cut back to maxWalBytes after.
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    db.pragma(`journal_size_limit = ${options.maxWalBytes ?? MAX_WAL_BYTES}`);
     db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
     migrate(db, options.path);
   } catch (error) {
@@ -132,6 +206,13 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
       cause: error,
     });
   }
+
+  if (options.path !== ':memory:')
+    checkHeadroom(
+      options.path,
+      options.minFreeDiskBytes ?? MIN_FREE_DISK_BYTES,
+      options.logger ?? { warn: (message) => console.warn(message) },
+    );
 
   const sql = {
     get: db.prepare('SELECT value FROM store_values WHERE key = ? AND expires_at > ?').pluck(),
@@ -306,7 +387,7 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
       db.prepare(`DELETE FROM ${table}`).run();
   });
 
-  return {
+  const store: CheckoutStore = {
     async get(key) {
       usable();
       const text = sql.get.get(key, now()) as string | undefined;
@@ -413,4 +494,5 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
       db.close();
     },
   };
+  return withOutages(store, 'The SQLite store cannot read or write', isOutage);
 }
