@@ -305,8 +305,9 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       );
       session.value = { ...answer, channels };
       if (options.resumed) {
-        // Back from the bank after a full-page redirect: confirm where that payment stands.
-        lastChannel = 'PayByAccount';
+        // Back from the bank (or the provider's card page) after a full-page redirect: confirm
+        // where that payment stands; Try again goes back to the same channel.
+        lastChannel = options.resumed.payment.channel;
         showPayment(options.resumed.payment, options.resumed.token, 'processing');
         return;
       }

@@ -28,6 +28,15 @@ export const COMPANION_PATHS = {
 /** The query parameter a full-page bank redirect comes back with: `?paydrop_return=REF`. */
 export const RETURN_PARAM = 'paydrop_return';
 
+/**
+ * With RETURN_PARAM, after the provider's hosted card page in the same tab: the page's link alias
+ * (`?paydrop_return=REF&paydrop_card=ALIAS`), whose payment the widget had no reference for yet.
+ */
+export const CARD_RETURN_PARAM = 'paydrop_card';
+
+/** What the widget calls the hosted card page's payment before its reference is known. */
+export const hostedPageReference = (alias: string): string => `card:${alias}`;
+
 /** The Server-Sent Events event name that carries a payment's status. */
 export const STATUS_EVENT = 'status';
 
@@ -85,6 +94,8 @@ export interface CardPageWire {
   readonly token: string;
   /** The provider's hosted payment page (https, or http on loopback for the sandbox). */
   readonly url: string;
+  /** The alias of the payment link behind the page. */
+  readonly alias: string;
 }
 
 /** The answer to `POST /card-page/payment`. */

@@ -298,6 +298,24 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     return claims as CheckoutClaims & { reference: string };
   }
 
+  /**
+   * The payment a status check or stream is about: the token's, or, for the token of a hosted
+   * card page, the payment that page made (once its return or webhook told of it). A customer
+   * whose browser went to the provider's page in the same tab comes back with that token only.
+   */
+  async function watchedClaims(
+    request: Request,
+    url: URL,
+  ): Promise<CheckoutClaims & { reference: string }> {
+    const claims = await claimsOf(request, url);
+    if (!claims.reference && claims.hosted) {
+      const { reference } = await hosted.outcome(claims.hosted);
+      if (reference) return { ...claims, reference };
+    }
+    if (!claims.reference) throw new CheckoutError('not_initiated', 'Start the payment first.');
+    return claims as CheckoutClaims & { reference: string };
+  }
+
   /** What one route is given: the request, its URL, the headers to answer with, the public URL. */
   interface RouteContext {
     readonly request: Request;
@@ -389,7 +407,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       COMPANION_PATHS.status,
       {
         GET: async ({ request, url, headers }) => {
-          const claims = await paymentClaims(request, url);
+          const claims = await watchedClaims(request, url);
           return json(await payments.status(claims.reference), headers);
         },
       },
@@ -398,7 +416,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       COMPANION_PATHS.events,
       {
         GET: async ({ request, url, headers }) => {
-          const claims = await paymentClaims(request, url);
+          const claims = await watchedClaims(request, url);
           const lastEventId =
             request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
           await payments.watching(claims.reference);

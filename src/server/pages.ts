@@ -4,7 +4,7 @@
  * the companion (script-src 'self'); nothing inline runs in them.
  */
 import { escapeHtml } from '../protocol';
-import { RETURN_PARAM } from '../protocol/contract';
+import { CARD_RETURN_PARAM, RETURN_PARAM } from '../protocol/contract';
 
 function html(body: string, csp: string, status = 200): Response {
   return new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8">${body}</html>`, {
@@ -141,7 +141,8 @@ const RETURN_JS = `(() => {
     setTimeout(() => {
       if (returnTo) {
         const url = new URL(returnTo);
-        url.searchParams.set('${RETURN_PARAM}', alias ? 'card:' + alias : reference);
+        url.searchParams.set('${RETURN_PARAM}', reference);
+        if (alias) url.searchParams.set('${CARD_RETURN_PARAM}', alias);
         location.replace(url.href);
       } else {
         document.getElementById('paydrop-continue').hidden = false;

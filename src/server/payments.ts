@@ -471,7 +471,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           );
         }
         const { reference: _reference, ...rest } = claims;
-        return { token: await issueToken({ ...rest, hosted: page.alias }), url: page.url };
+        return {
+          token: await issueToken({ ...rest, hosted: page.alias }),
+          url: page.url,
+          alias: page.alias,
+        };
       } finally {
         await store.delete(lock);
       }

@@ -202,15 +202,19 @@ describe('Card on the provider’s hosted page', () => {
     await heading('Payment received').waitFor();
   });
 
-  it('goes in the same tab when the browser blocks the window, and the order is paid', async () => {
+  it('goes in the same tab when the browser blocks the window, and comes back to the outcome', async () => {
     await page.addInitScript('window.open = () => null;');
-    await page.goto(`${shop.url}/`);
+    await page.goto(`${shop.url}/?from=basket`);
     await page.locator('#pay').click();
     await page.getByRole('button', { name: /^Card\b/ }).click();
     await button('Continue to the card page').click();
     await page.waitForURL(`${shop.providerUrl}/**`);
     await payOnPage(page, CARD);
+    // Back on the shop's page: the checkout opens again by itself, on the page's payment.
     await page.waitForURL(`${shop.url}/**`);
+    await heading('Payment received').waitFor();
+    expect(new URL(page.url()).search).toBe('?from=basket');
     expect((await outcomeFor('scarf-gbp'))?.status).toBe('SUCCESSFUL');
+    await expectNothingSkimmed(CARD);
   });
 });

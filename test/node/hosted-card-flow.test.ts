@@ -79,7 +79,9 @@ function rig(answers: { page?: () => unknown } = {}) {
       post: async (path, token, body) => {
         calls.push({ path, token, body });
         if (path === '/card-page') {
-          return answers.page ? answers.page() : { url: PAGE_URL, token: 'page-token' };
+          return answers.page
+            ? answers.page()
+            : { url: PAGE_URL, token: 'page-token', alias: 'abc123' };
         }
         return pagePayment;
       },
@@ -206,7 +208,7 @@ describe('card on the hosted page, in the widget', () => {
   });
 
   it('refuses a page URL that is not https (or loopback http), and never opens it', async () => {
-    const test = rig({ page: () => ({ url: 'javascript:alert(1)', token: 't' }) });
+    const test = rig({ page: () => ({ url: 'javascript:alert(1)', token: 't', alias: 'abc123' }) });
     const win = fakeWindow();
     await test.flow.start(win);
     expect(test.failed).toHaveLength(1);

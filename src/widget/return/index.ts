@@ -13,7 +13,7 @@ const KEY = 'paydrop:redirect';
 /** Marks the merchant page a full-page bank redirect came back to (the companion adds it). */
 export { RETURN_PARAM } from '../../protocol/contract';
 
-import { RETURN_PARAM } from '../../protocol/contract';
+import { CARD_RETURN_PARAM, hostedPageReference, RETURN_PARAM } from '../../protocol/contract';
 
 /** Keeps the payment for the way back, then goes to the bank. */
 export function redirectToBank(saved: SavedRedirect, url: string): void {
@@ -32,6 +32,8 @@ export function redirectToBank(saved: SavedRedirect, url: string): void {
 export function pickUp(): SavedRedirect | null {
   const url = new URL(location.href);
   const reference = url.searchParams.get(RETURN_PARAM);
+  // Back from the provider's hosted card page: the payment kept before leaving was that page's.
+  const cardAlias = url.searchParams.get(CARD_RETURN_PARAM);
   let saved: SavedRedirect | null = null;
   try {
     saved = JSON.parse(sessionStorage.getItem(KEY) ?? 'null');
@@ -40,7 +42,17 @@ export function pickUp(): SavedRedirect | null {
     // Unreadable: nothing to pick up.
   }
   url.searchParams.delete(RETURN_PARAM);
+  url.searchParams.delete(CARD_RETURN_PARAM);
   history.replaceState(history.state, '', url.href);
+  if (
+    reference &&
+    cardAlias &&
+    saved?.payment?.reference === hostedPageReference(cardAlias) &&
+    typeof saved.token === 'string'
+  ) {
+    // The page's own token follows the payment the page made (the companion knows it by now).
+    saved = { ...saved, payment: { ...saved.payment, reference } };
+  }
   const target = saved?.target as Record<string, unknown> | undefined;
   return reference &&
     typeof saved?.token === 'string' &&

@@ -7,8 +7,8 @@ import { type ComponentChildren, h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { createCardActions } from '../../../flow/channels/card';
 import type { CheckoutModel } from '../../../flow/checkout-model';
-import type { HttpCompanion } from '../../../flow/companion';
-import { RETURN_PARAM } from '../../../protocol/contract';
+import type { HttpCompanion, PaymentView } from '../../../flow/companion';
+import { hostedPageReference, RETURN_PARAM } from '../../../protocol/contract';
 import { localTexts } from '../../messages/local-texts';
 import { CardStep, type CardStepProps } from './CardStep';
 import { type CardWindow, createHostedCardFlow, type HostedCardFlow } from './hosted-card-flow';
@@ -24,8 +24,11 @@ export interface HostedCardProps {
   readonly locale: string;
   /** The dialog's texts, the merchant's overrides included. */
   readonly messages: Readonly<Record<string, string>>;
-  /** The payment window opened in the click that chose Card (the bank's window, bank-window.ts). */
-  readonly bank: { take(): CardWindow | null };
+  /**
+   * The payment window opened in the click that chose Card (the bank's window, bank-window.ts),
+   * and its full-page way there and back when windows are blocked.
+   */
+  readonly bank: { take(): CardWindow | null; continueToBank(payment: PaymentView): void };
   /** "Choose another way to pay", when there is one. */
   readonly other: ComponentChildren;
 }
@@ -45,6 +48,29 @@ function thisPage(): string {
   const url = new URL(location.href);
   url.searchParams.delete(RETURN_PARAM);
   return url.href;
+}
+
+/**
+ * The same tab goes to the provider's page, by the bank's way there and back (bank-window.ts and
+ * the return chunk): the page's token and a payment named for the page are kept, and the
+ * companion's return page brings the customer back with the page's payment reference
+ * (`?paydrop_return=REF&paydrop_card=ALIAS`), which the checkout, reopened, follows.
+ */
+function goToPage(props: HostedCardProps, flow: HostedCardFlow): void {
+  const page = flow.page();
+  const amount = props.model.session.peek()?.amount;
+  if (!page || !amount) return;
+  props.model.paying.watch.adopt(page.token);
+  props.bank.continueToBank({
+    reference: hostedPageReference(page.alias),
+    channel: 'Card',
+    status: 'PENDING',
+    amount,
+    fees: { amountMinor: 0, currency: amount.currency },
+    virtualAccount: null,
+    bankAuthUrl: page.url,
+    serverTime: Date.now(),
+  });
 }
 
 export function HostedCard(props: HostedCardProps) {
@@ -126,7 +152,7 @@ export function HostedCard(props: HostedCardProps) {
             class="primary"
             onClick={() => {
               // A window if the browser allows one in this click, else the page itself goes.
-              if (!flow.reopen(openWindow())) location.assign(state.url);
+              if (!flow.reopen(openWindow())) goToPage(props, flow);
             }}
           >
             {texts.hostedContinue}

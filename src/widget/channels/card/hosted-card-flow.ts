@@ -58,18 +58,31 @@ function askEveryMs(sinceOpenedMs: number): number {
   return sinceOpenedMs < 60_000 ? 2_000 : 10_000;
 }
 
-function cardPageAnswer(body: unknown): { url: string; token: string } {
-  const given = (body ?? {}) as { url?: unknown; token?: unknown };
-  if (typeof given.url !== 'string' || !isSafeUrl(given.url) || typeof given.token !== 'string') {
+/** The companion's `/card-page` answer, checked: a page URL that is safe to open, its token and alias. */
+export interface CardPage {
+  readonly url: string;
+  readonly token: string;
+  readonly alias: string;
+}
+
+function cardPageAnswer(body: unknown): CardPage {
+  const given = (body ?? {}) as { url?: unknown; token?: unknown; alias?: unknown };
+  if (
+    typeof given.url !== 'string' ||
+    !isSafeUrl(given.url) ||
+    typeof given.token !== 'string' ||
+    typeof given.alias !== 'string' ||
+    !/^[\w.:-]{1,128}$/.test(given.alias)
+  ) {
     throw new CompanionFailure('bad_response', 'The checkout server sent an unusable card page.');
   }
-  return { url: given.url, token: given.token };
+  return { url: given.url, token: given.token, alias: given.alias };
 }
 
 export function createHostedCardFlow(host: HostedCardHost) {
   const state = signal<HostedCardState>({ kind: 'opening' });
   let win: CardWindow | null = null;
-  let page: { url: string; token: string } | null = null;
+  let page: CardPage | null = null;
   let timer: unknown = null;
   let openedAt = 0;
   let lastAsked = 0;
@@ -192,6 +205,9 @@ export function createHostedCardFlow(host: HostedCardHost) {
     returned(): void {
       void check();
     },
+
+    /** The page, once the companion has made it. */
+    page: (): CardPage | null => page,
 
     /** Brings the page's window to the front. */
     focus(): void {
