@@ -90,8 +90,8 @@ export function createHostedCard({ provider, store, records, outcomes, now }: Ho
         return existing;
       }
       const link = await provider.createPaymentLink({
+        // The page shows the name; the same words again as a description would only repeat it.
         name: input.description,
-        description: input.description,
         linkType: 'OneTime',
         currency: input.amount.currency,
         amount: input.amount,
