@@ -9,6 +9,8 @@ import { COMPANION_PATHS } from '../protocol/contract';
 import { createProviderClock } from '../protocol/provider-clock';
 import { createProviderClient } from '../provider/client';
 import { createProviderTransport } from '../provider/transport';
+import { createAttemptLimits, resolveLimits } from './attempt-limits';
+import { clientAddressOf } from './client-address';
 import { CheckoutError, toCheckoutError } from './errors';
 import { eventStream } from './events';
 import { createJobPicker, type JobPicker } from './jobs';
@@ -124,6 +126,13 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     options.waitUntil?.(running);
   }
 
+  // Limits against card testing and floods (issue 20), counted in the store.
+  const limits = createAttemptLimits({
+    store,
+    now,
+    limits: resolveLimits(options.limits),
+    beforeCardAttempt: options.beforeCardAttempt,
+  });
   // What the browser is told of time (a payment's serverTime, a transfer's expiry) is the provider's.
   const records = createPaymentRecords(store, providerClock.now);
   const status = createStatusCache(provider, now);
@@ -138,6 +147,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     logger,
     now,
     jobs: jobPicker,
+    limits,
   });
   const payouts = createPayoutOutcomes({ options, provider, store, logger, now, jobs: jobPicker });
   // Pending confirmations are jobs in the store; this only wakes the picker (CONVENTIONS 19).
@@ -168,6 +178,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     records,
     status,
     outcomes,
+    limits,
   });
   const receiveWebhook = createWebhookReceiver({
     options,
@@ -312,7 +323,11 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
           const claims = await claimsOf(request, url);
           const input = parse(InitiateInput, await readJson(request));
           const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
-          return json(await payments.initiate(claims, input, publicUrl, allowedReturn), headers);
+          const client = { request, address: clientAddressOf(request, options) };
+          return json(
+            await payments.initiate(claims, input, publicUrl, allowedReturn, client),
+            headers,
+          );
         },
       },
     ],

@@ -17,6 +17,8 @@ import {
 import type { PaymentViewWire, StatusWire } from '../protocol/contract';
 import { failureDetails, failureReasonOf } from '../protocol/failure-reason';
 import type { ProviderClient } from '../provider/client';
+import { type AttemptLimits, takeLockWaiting } from './attempt-limits';
+import { forBrowser } from './browser-reason';
 import { CheckoutError } from './errors';
 import {
   type CheckoutHandlerOptions,
@@ -54,6 +56,13 @@ export interface PaymentServiceDeps {
   readonly records: PaymentRecords;
   readonly status: StatusCache;
   readonly outcomes: Outcomes;
+  readonly limits: AttemptLimits;
+}
+
+/** Who is asking, as far as the limits go: the browser's request and its client address. */
+export interface ClientOfRequest {
+  readonly request: Request | null;
+  readonly address: string | null;
 }
 
 /** What became of the earlier payments of a checkout or order, as far as a new one goes. */
@@ -63,7 +72,7 @@ type Earlier =
   | { readonly kind: 'none' };
 
 export function createPaymentService(deps: PaymentServiceDeps) {
-  const { options, provider, store, signer, logger, now, records, outcomes } = deps;
+  const { options, provider, store, signer, logger, now, records, outcomes, limits } = deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
 
   async function issueToken(claims: Omit<CheckoutClaims, 'exp'>): Promise<string> {
@@ -281,6 +290,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       input: InitiateInputValue,
       publicUrl: string,
       allowedReturn: (url: string) => boolean,
+      client: ClientOfRequest = { request: null, address: null },
     ) {
       if (input.returnTo !== undefined && !allowedReturn(input.returnTo)) {
         throw new CheckoutError(
@@ -296,7 +306,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         claims.orderId !== null
           ? `initiating:order:${claims.orderId}`
           : `initiating:checkout:${claims.sid}`;
-      if (!(await store.add(lock, true, 30_000))) {
+      // A flood from one address is bounded before it can crowd the order's lock (issue 20).
+      await limits.beforeInitiation(client.address);
+      if (!(await takeLockWaiting(store, lock, 30_000, limits.limits.lockWaitMs))) {
         throw new CheckoutError(
           'conflict',
           'This payment is already being started; try again in a moment.',
@@ -326,6 +338,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             `${input.channel} cannot take this payment.`,
           );
         }
+        const attempt = {
+          orderId: claims.orderId,
+          checkoutId: claims.sid,
+          address: client.address,
+        };
+        // Card testing (issue 20): declines and attempts per order, checkout and address.
+        if (input.channel === 'Card')
+          await limits.beforeCardAttempt({ ...attempt, request: client.request });
+        await limits.beforeNewPayment(claims.orderId);
         let initiation: Initiation;
         try {
           initiation = await provider.initiatePayment({
@@ -379,9 +400,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           returnTo: input.returnTo ?? null,
           createdAt: now(),
         };
-        await records.add(payment);
+        // A card never finalized is never charged: kept, and re-checked, for hours, not days.
+        const unfinalizedUntil =
+          input.channel === 'Card'
+            ? now() + limits.limits.unfinalizedCardSeconds * 1000
+            : undefined;
+        await records.add(payment, unfinalizedUntil && unfinalizedUntil - now());
+        if (input.channel === 'Card') await limits.cardInitiated(payment.reference, attempt);
         // Reconciled even if no webhook and no browser ever asks again.
-        await outcomes.track(payment.reference);
+        await outcomes.track(payment.reference, unfinalizedUntil);
         return {
           token: await issueToken({
             ...claims,
@@ -417,7 +444,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     async finalize(reference: string) {
       const known = await knownStatus(reference);
       const why = async (status: PaymentStatus) =>
-        status === 'FAILED' ? { reason: (await records.failure(reference)).reason } : {};
+        status === 'FAILED' ? forBrowser(await records.failure(reference)) : {};
       if (known) return { reference, status: known, ...(await why(known)) };
       if ((await records.finalizeSent(reference)) && !(await records.finalizeAnswer(reference))) {
         const settled = await outcomes.confirm(reference, true);
@@ -440,7 +467,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const status = (await knownStatus(reference)) ?? finalization.status;
       // Why it failed, in the contract's words, so the customer hears why (issue 12).
       const reason = status === 'FAILED' ? failureReasonOf(finalization.message ?? '') : null;
-      return { reference, status, ...(reason ? { reason } : {}) };
+      // Counted at once (once per reference), so the next attempt already meets the limit.
+      if (status === 'FAILED') await limits.cardDeclined(reference);
+      return { reference, status, ...forBrowser(reason ? { reason } : {}) };
     },
 
     /**
@@ -472,7 +501,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         reference,
         status,
         serverTime: new Date(records.now()).toISOString(),
-        ...(status === 'FAILED' ? failure : {}),
+        ...(status === 'FAILED' && failure ? forBrowser(failure) : {}),
       };
     },
 
