@@ -27,6 +27,7 @@ import {
   type ResolvedOrder,
 } from './options';
 import type { Outcomes } from './outcomes';
+import { createPaymentOwner, withoutDetails } from './payment-owner';
 import {
   DAY_MS,
   type FailureDetails,
@@ -74,6 +75,15 @@ type Earlier =
 export function createPaymentService(deps: PaymentServiceDeps) {
   const { options, provider, store, signer, logger, now, records, outcomes, limits } = deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
+  const owner = createPaymentOwner(options.tokenSecret ?? options.secretKey);
+
+  /**
+   * The browser that started this payment (issue 20, item 3): its checkout, or a token bound to
+   * it because `/session` was shown the payment's key. Only it sees the account or the bank link.
+   */
+  const owns = (claims: CheckoutClaims, record: PaymentRecord) =>
+    (claims.owner === true && claims.reference === record.reference) ||
+    claims.sid === record.checkoutId;
 
   async function issueToken(claims: Omit<CheckoutClaims, 'exp'>): Promise<string> {
     return signer.sign({
@@ -132,7 +142,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       if (status === 'SUCCESSFUL') return { kind: 'paid', record };
       if (status === 'FAILED') continue;
       if (committed) pending ??= record;
-      else if (!resume && record.channel === channel && (await resumable(record))) resume = record;
+      // Picked up again only by the browser that started it: anyone else gets a payment of their
+      // own (a transfer nobody paid into is not committed; should both arrive, one is a duplicate).
+      else if (
+        !resume &&
+        record.channel === channel &&
+        owns(claims, record) &&
+        (await resumable(record))
+      )
+        resume = record;
     }
     if (pending) return { kind: 'pending', record: pending };
     return resume ? { kind: 'resume', record: resume } : { kind: 'none' };
@@ -177,8 +195,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     earlier: { kind: 'paid' | 'pending'; record: PaymentRecord },
   ): Promise<never> {
     const { record } = earlier;
+    const owned = owns(claims, record);
+    const shown = (view: PaymentViewWire) => (owned ? view : withoutDetails(view));
+    const { owner: _, ...rest } = claims;
     const token = await issueToken({
-      ...claims,
+      ...rest,
+      ...(owned ? { owner: true as const } : {}),
       reference: record.reference,
       channel: record.channel,
     });
@@ -188,20 +210,24 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         claims.orderId !== null
           ? 'This order has already been paid.'
           : 'This payment has already been made.',
-        { payment: { view: records.view(record, 'SUCCESSFUL'), token } },
+        { payment: { view: shown(records.view(record, 'SUCCESSFUL')), token } },
       );
     }
     throw new CheckoutError(
       'payment_pending',
       'An earlier payment of this order may still succeed; checking it before another.',
-      { payment: { view: records.view(record, 'PENDING'), token } },
+      { payment: { view: shown(records.view(record, 'PENDING')), token } },
     );
   }
 
   return {
     /** Starts (or picks up again) the checkout of one order or payment link. */
     async startSession(
-      input: { order?: string | undefined; link?: string | undefined },
+      input: {
+        order?: string | undefined;
+        link?: string | undefined;
+        paymentKeys?: readonly string[] | undefined;
+      },
       origin: string | null,
       request: Request,
     ) {
@@ -256,15 +282,28 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           const record = await records.get(reference);
           const view = record ? await resumable(record) : undefined;
           if (!record || !view) continue;
+          // Only the browser holding the payment's key sees where the money goes (issue 20): to
+          // anyone else a success or a payment settling shows without them, a live one not at all.
+          const owned = owner.holds(reference, input.paymentKeys ?? []);
+          const shown = owned ? view : withoutDetails(view);
           if (view.status === 'SUCCESSFUL') {
-            if (!success || reference === first) success = view;
-          } else if (await records.committed(record)) settling ??= view;
-          else live ??= view;
+            if (!success || reference === first) success = shown;
+          } else if (await records.committed(record)) settling ??= shown;
+          else if (owned) live ??= view;
         }
         payment = success ?? settling ?? live;
       }
+      const ownsShown =
+        payment !== undefined && owner.holds(payment.reference, input.paymentKeys ?? []);
       const token = await issueToken(
-        payment ? { ...claims, reference: payment.reference, channel: payment.channel } : claims,
+        payment
+          ? {
+              ...claims,
+              reference: payment.reference,
+              channel: payment.channel,
+              ...(ownsShown ? { owner: true as const } : {}),
+            }
+          : claims,
       );
       return {
         token,
@@ -327,8 +366,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
                 ...claims,
                 reference: earlier.record.reference,
                 channel: input.channel,
+                owner: true,
               }),
               payment: view,
+              paymentKey: owner.keyOf(earlier.record.reference),
             };
           }
         }
@@ -414,8 +455,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             ...claims,
             reference: payment.reference,
             channel: input.channel,
+            owner: true,
           }),
           payment: records.view(payment, 'PENDING'),
+          // Returned once, kept by the widget: it alone may see this payment again (issue 20).
+          paymentKey: owner.keyOf(payment.reference),
         };
       } finally {
         await store.delete(lock);

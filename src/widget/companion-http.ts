@@ -62,12 +62,42 @@ export function createCompanionHttp(
     return json;
   }
 
+  // The payment keys of this order (issue 20): the companion shows a payment's account or bank
+  // link, on opening the order again, only to the browser that holds its key.
+  let keysAt = '';
+  const keysOf = (): string[] => {
+    try {
+      const kept = JSON.parse(localStorage.getItem(keysAt) ?? '[]');
+      return Array.isArray(kept) ? kept.filter((key) => /^[0-9a-f]{64}$/.test(key)) : [];
+    } catch {
+      // Storage blocked: the payment is shown to its tab until it closes, not after.
+      return [];
+    }
+  };
+
   return {
     async startSession(target) {
-      return parseSession(await call('POST', COMPANION_PATHS.session, undefined, target));
+      keysAt = `paydrop:keys:${base}:${'order' in target ? target.order : `link:${target.link}`}`;
+      const keys = keysOf();
+      return parseSession(
+        await call('POST', COMPANION_PATHS.session, undefined, {
+          ...target,
+          ...(keys.length ? { paymentKeys: keys } : {}),
+        }),
+      );
     },
     async initiate(token, request) {
-      return parseInitiation(await call('POST', COMPANION_PATHS.initiate, token, request));
+      const answer = await call('POST', COMPANION_PATHS.initiate, token, request);
+      const key = (answer as { paymentKey?: unknown }).paymentKey;
+      if (typeof key === 'string' && /^[0-9a-f]{64}$/.test(key)) {
+        try {
+          const keys = [key, ...keysOf().filter((kept) => kept !== key)].slice(0, 10);
+          localStorage.setItem(keysAt, JSON.stringify(keys));
+        } catch {
+          // As above: without storage, only this tab can pick the payment up.
+        }
+      }
+      return parseInitiation(answer);
     },
     origin,
     post: (path, token) => call('POST', path, token),
