@@ -50,7 +50,11 @@ interface CallOptions {
   readonly client?: string | undefined;
 }
 
-export function memoryCompanion(overrides: Partial<CheckoutHandlerOptions> = {}): MemoryRig {
+export function memoryCompanion(
+  overrides: Partial<CheckoutHandlerOptions> = {},
+  /** `initiateDelayMs`: each provider initiation takes this long, as over a network. */
+  rigOptions: { initiateDelayMs?: number } = {},
+): MemoryRig {
   let time = Date.now();
   const now = () => time;
   const sandbox = createSandboxHandler({ secretKey: KEY });
@@ -72,6 +76,8 @@ export function memoryCompanion(overrides: Partial<CheckoutHandlerOptions> = {})
       const request = new Request(input, init);
       const url = new URL(request.url);
       providerCalls.push(`${request.method} ${url.pathname}`);
+      if (rigOptions.initiateDelayMs && url.pathname.endsWith('/initiate'))
+        await new Promise((resolve) => setTimeout(resolve, rigOptions.initiateDelayMs));
       return sandbox(request);
     },
     ...overrides,
