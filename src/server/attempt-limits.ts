@@ -116,6 +116,9 @@ export interface CardAttemptContext extends AttemptContext {
   readonly request: Request | null;
 }
 
+/** Gives back what a check counted, when the attempt never reached the provider. */
+export type Release = () => Promise<void>;
+
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -148,13 +151,13 @@ function createSlots(store: CheckoutStore, now: () => number) {
       key: string,
       limit: number,
       windowMs: number,
-    ): Promise<{ ok: true } | { ok: false; until: number }> {
+    ): Promise<{ ok: true; slot: string } | { ok: false; until: number }> {
       const marked = await fullUntil(key);
       if (marked !== undefined) return { ok: false, until: marked };
       const start = Math.floor(Math.random() * limit);
       for (let step = 0; step < limit; step++) {
-        const slot = (start + step) % limit;
-        if (await store.add(`${key}:${slot}`, now() + windowMs, windowMs)) return { ok: true };
+        const slot = `${key}:${(start + step) % limit}`;
+        if (await store.add(slot, now() + windowMs, windowMs)) return { ok: true, slot };
       }
       return { ok: false, until: await markFull(key, limit, windowMs) };
     },
@@ -175,6 +178,12 @@ function createSlots(store: CheckoutStore, now: () => number) {
 
     /** When the window frees again if it is full (as recorded), else undefined. */
     reached: fullUntil,
+
+    /** Gives a slot back (`take`'s), and the window's full mark with it. */
+    async give(key: string, slot: string): Promise<void> {
+      await store.delete(slot);
+      await store.delete(`${key}:full`);
+    },
   };
 }
 
@@ -221,6 +230,27 @@ export function createAttemptLimits(deps: AttemptLimitsDeps) {
     ];
   }
 
+  /** Takes a slot of each counter, or refuses; what to give back should nothing be attempted. */
+  async function takeAll(
+    counters: readonly { key: string; limit: number }[],
+    windowMs: number,
+    message: string,
+  ): Promise<Release> {
+    const taken: Array<{ key: string; slot: string }> = [];
+    const release = async () => {
+      for (const { key, slot } of taken) await slots.give(key, slot);
+    };
+    for (const { key, limit } of counters) {
+      const answer = await slots.take(key, limit, windowMs);
+      if (!answer.ok) {
+        await release();
+        throw limited(answer.until, now(), message);
+      }
+      taken.push({ key, slot: answer.slot });
+    }
+    return release;
+  }
+
   return {
     limits,
 
@@ -228,9 +258,10 @@ export function createAttemptLimits(deps: AttemptLimitsDeps) {
      * Before a card reaches the provider, through either card path: refuses with 429
      * `rate_limited` (and Retry-After) when this order, checkout or address has had too many
      * declines or attempts in the window, or when the merchant's own check says no; otherwise
-     * counts the attempt. Throws the CheckoutError to answer.
+     * counts the attempt. Throws the CheckoutError to answer. Returns what gives the attempt
+     * back, for when the provider never got it (an outage must not spend a customer's tries).
      */
-    async beforeCardAttempt(context: CardAttemptContext): Promise<void> {
+    async beforeCardAttempt(context: CardAttemptContext): Promise<Release> {
       for (const { key } of cardCounters(context, 'declines')) {
         const until = await slots.reached(key);
         if (until !== undefined) throw limited(until, now(), CARD_MESSAGE);
@@ -248,10 +279,7 @@ export function createAttemptLimits(deps: AttemptLimitsDeps) {
         if (answer === false)
           throw new CheckoutError('forbidden', 'The shop did not accept this card attempt.');
       }
-      for (const { key, limit } of cardCounters(context, 'attempts')) {
-        const taken = await slots.take(key, limit, cardWindow);
-        if (!taken.ok) throw limited(taken.until, now(), CARD_MESSAGE);
-      }
+      return takeAll(cardCounters(context, 'attempts'), cardWindow, CARD_MESSAGE);
     },
 
     /** Remembers who attempted a card payment, so its decline, however learned, is counted. */
@@ -289,20 +317,14 @@ export function createAttemptLimits(deps: AttemptLimitsDeps) {
         throw limited(taken.until, now(), 'Too many payments started from here; come back later.');
     },
 
-    /** Before a payment is created for an order: its daily budget. */
-    async beforeNewPayment(orderId: string | null): Promise<void> {
-      if (orderId === null) return;
-      const taken = await slots.take(
-        `limit:payments:order:${orderId}`,
-        limits.paymentsPerOrderPerDay,
+    /** Before a payment is created for an order: its daily budget; what gives it back. */
+    async beforeNewPayment(orderId: string | null): Promise<Release> {
+      if (orderId === null) return async () => {};
+      return takeAll(
+        [{ key: `limit:payments:order:${orderId}`, limit: limits.paymentsPerOrderPerDay }],
         DAY_MS,
+        'Too many payments were started for this order today; come back later.',
       );
-      if (!taken.ok)
-        throw limited(
-          taken.until,
-          now(),
-          'Too many payments were started for this order today; come back later.',
-        );
     },
   };
 }

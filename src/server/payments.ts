@@ -385,9 +385,17 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           address: client.address,
         };
         // Card testing (issue 20): declines and attempts per order, checkout and address.
-        if (input.channel === 'Card')
-          await limits.beforeCardAttempt({ ...attempt, request: client.request });
-        await limits.beforeNewPayment(claims.orderId);
+        const releaseCard =
+          input.channel === 'Card'
+            ? await limits.beforeCardAttempt({ ...attempt, request: client.request })
+            : undefined;
+        let releasePayment: (() => Promise<void>) | undefined;
+        try {
+          releasePayment = await limits.beforeNewPayment(claims.orderId);
+        } catch (error) {
+          await releaseCard?.();
+          throw error;
+        }
         let initiation: Initiation;
         try {
           initiation = await provider.initiatePayment({
@@ -401,6 +409,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
               : {}),
           });
         } catch (error) {
+          // The provider never took it (down, slow, rate-limited): the customer's tries are given
+          // back. A refusal (an invalid card) counts, as a card tester's would.
+          if (error instanceof ProviderError && !outcomes.isRefusal(error)) {
+            await releaseCard?.();
+            await releasePayment?.();
+          }
           // A one-time link the provider refuses as already paid: say so, kindly, to the customer.
           if (claims.linkAlias !== null && error instanceof ProviderConflictError) {
             await store.set(`link-paid:${claims.linkAlias}`, true, 30 * DAY_MS);

@@ -52,8 +52,11 @@ interface CallOptions {
 
 export function memoryCompanion(
   overrides: Partial<CheckoutHandlerOptions> = {},
-  /** `initiateDelayMs`: each provider initiation takes this long, as over a network. */
-  rigOptions: { initiateDelayMs?: number } = {},
+  /**
+   * `initiateDelayMs`: each provider initiation takes this long, as over a network;
+   * `providerDown`: while true, the provider answers 503 to everything.
+   */
+  rigOptions: { initiateDelayMs?: number; providerDown?: () => boolean } = {},
 ): MemoryRig {
   let time = Date.now();
   const now = () => time;
@@ -76,6 +79,11 @@ export function memoryCompanion(
       const request = new Request(input, init);
       const url = new URL(request.url);
       providerCalls.push(`${request.method} ${url.pathname}`);
+      if (rigOptions.providerDown?.())
+        return new Response(JSON.stringify({ isSuccess: false, message: 'down' }), {
+          status: 503,
+          headers: { 'content-type': 'application/json' },
+        });
       if (rigOptions.initiateDelayMs && url.pathname.endsWith('/initiate'))
         await new Promise((resolve) => setTimeout(resolve, rigOptions.initiateDelayMs));
       return sandbox(request);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { memoryCompanion } from '../../helpers/memory-companion';
+import { testCard } from '../../helpers/sandbox';
 
 const DECLINED = '4000000000000002';
 const INSUFFICIENT = '4000000000009995';
@@ -66,6 +67,25 @@ describe('declined cards on one order', () => {
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(10);
     expect(answers.filter((answer) => answer.status === 429)).toHaveLength(20);
     expect(rig.initiations()).toBe(10);
+  });
+});
+
+describe('a provider outage', () => {
+  it('does not spend the customer’s tries: attempts the provider never took are given back', async () => {
+    let down = false;
+    const rig = memoryCompanion({ timeouts: { providerMs: 1000 } }, { providerDown: () => down });
+    const token = await rig.session('order-usd:outage', '192.0.2.20');
+    down = true;
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const answer = await rig.call('POST', '/initiate', {
+        token,
+        client: '192.0.2.20',
+        body: { channel: 'Card', card: testCard(GOOD) },
+      });
+      expect(answer.status).toBe(502);
+    }
+    down = false;
+    expect((await rig.card('order-usd:outage', GOOD, '192.0.2.20')).body.status).toBe('SUCCESSFUL');
   });
 });
 
