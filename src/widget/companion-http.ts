@@ -13,6 +13,7 @@ import {
 import { COMPANION_PATHS, STATUS_EVENT } from '../protocol/contract';
 
 const TIMEOUT_MS = 20_000;
+const PAYMENT_KEY = /^[0-9a-f]{64}$/;
 
 export function createCompanionHttp(
   endpoint: string,
@@ -63,40 +64,37 @@ export function createCompanionHttp(
   }
 
   // The payment keys of this order (issue 20): the companion shows a payment's account or bank
-  // link, on opening the order again, only to the browser that holds its key.
+  // link, on opening the order again, only to the browser that holds its key. Without storage,
+  // only the tab that started a payment can pick it up.
   let keysAt = '';
-  const keysOf = (): string[] => {
+  const kept = (): string[] => {
     try {
-      const kept = JSON.parse(localStorage.getItem(keysAt) ?? '[]');
-      return Array.isArray(kept) ? kept.filter((key) => /^[0-9a-f]{64}$/.test(key)) : [];
+      return JSON.parse(localStorage.getItem(keysAt) || '[]').filter((key: unknown) =>
+        PAYMENT_KEY.test(String(key)),
+      );
     } catch {
-      // Storage blocked: the payment is shown to its tab until it closes, not after.
       return [];
     }
   };
 
   return {
     async startSession(target) {
-      keysAt = `paydrop:keys:${base}:${'order' in target ? target.order : `link:${target.link}`}`;
-      const keys = keysOf();
+      keysAt = `paydrop:${base}:${JSON.stringify(target)}`;
+      const paymentKeys = kept();
       return parseSession(
         await call('POST', COMPANION_PATHS.session, undefined, {
           ...target,
-          ...(keys.length ? { paymentKeys: keys } : {}),
+          ...(paymentKeys.length ? { paymentKeys } : {}),
         }),
       );
     },
     async initiate(token, request) {
       const answer = await call('POST', COMPANION_PATHS.initiate, token, request);
-      const key = (answer as { paymentKey?: unknown }).paymentKey;
-      if (typeof key === 'string' && /^[0-9a-f]{64}$/.test(key)) {
-        try {
-          const keys = [key, ...keysOf().filter((kept) => kept !== key)].slice(0, 10);
-          localStorage.setItem(keysAt, JSON.stringify(keys));
-        } catch {
-          // As above: without storage, only this tab can pick the payment up.
-        }
-      }
+      const key = String((answer as { paymentKey?: unknown }).paymentKey);
+      try {
+        if (PAYMENT_KEY.test(key))
+          localStorage.setItem(keysAt, JSON.stringify([...new Set([key, ...kept()])].slice(0, 10)));
+      } catch {}
       return parseInitiation(answer);
     },
     origin,
