@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { rememberClientAddress } from '../server/client-address';
 import { attachDirect } from '../server/direct-stream';
 import { RequestBodyTooLargeError } from '../server/read-body';
 
@@ -325,7 +326,10 @@ export function nodeListener(
     const request = options.request
       ? await options.request(incoming, signal, allowance)
       : await readRequest(incoming, signal, options.url?.(incoming), allowance);
-    return request === 'too-large' ? undefined : handler(request);
+    if (request === 'too-large') return undefined;
+    // The per-address limits' default: the socket's address, kept beside the Request (issue 20).
+    rememberClientAddress(request, incoming.socket.remoteAddress);
+    return handler(request);
   }
   return async (incoming, outgoing) => {
     const gone = new AbortController();

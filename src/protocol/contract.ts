@@ -117,6 +117,17 @@ export interface SessionViewWire {
 }
 
 /**
+ * The answer to `POST /initiate`. `paymentKey`, with a payment this browser started or showed the
+ * key of: kept by the widget for the order and sent back as `paymentKeys` to `POST /session`,
+ * the only way to see that payment's account or bank link again (issue 20).
+ */
+export interface InitiationWire {
+  readonly token: string;
+  readonly payment: PaymentViewWire;
+  readonly paymentKey?: string;
+}
+
+/**
  * Why a payment failed, when the provider said why (issue 12): the widget tells the customer in
  * their words and hands the merchant the same code. Absent when the provider gave no reason.
  */

@@ -9,6 +9,8 @@ import { COMPANION_PATHS } from '../protocol/contract';
 import { createProviderClock } from '../protocol/provider-clock';
 import { createProviderClient } from '../provider/client';
 import { createProviderTransport } from '../provider/transport';
+import { createAttemptLimits, resolveLimits } from './attempt-limits';
+import { clientAddressOf } from './client-address';
 import { CheckoutError, toCheckoutError } from './errors';
 import { eventStream } from './events';
 import { createHostedCard } from './hosted-card';
@@ -16,6 +18,7 @@ import { createJobPicker, type JobPicker } from './jobs';
 import { type CheckoutHandlerOptions, type CheckoutLogger, checkOptions } from './options';
 import { createOutcomes, PAYMENT_QUEUE } from './outcomes';
 import { ASSETS, challengeFrame, challengePage, missingPage, returnPage } from './pages';
+import { paymentKeysOf, rememberPaymentKey } from './payment-key-cookie';
 import { createPaymentRecords } from './payment-records';
 import { createPaymentService } from './payments';
 import { createPayoutOutcomes, PAYOUT_QUEUE, SWEEP_QUEUE } from './payout-outcomes';
@@ -108,6 +111,13 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     options.waitUntil?.(running);
   }
 
+  // Limits against card testing and floods (issue 20), counted in the store.
+  const limits = createAttemptLimits({
+    store,
+    now,
+    limits: resolveLimits(options.limits),
+    beforeCardAttempt: options.beforeCardAttempt,
+  });
   // What the browser is told of time (a payment's serverTime, a transfer's expiry) is the provider's.
   const records = createPaymentRecords(store, providerClock.now);
   const status = createStatusCache(provider, now);
@@ -130,6 +140,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     logger,
     now,
     jobs: jobPicker,
+    limits,
   });
   const payouts = createPayoutOutcomes({ options, provider, store, logger, now, jobs: jobPicker });
   // Pending confirmations are jobs in the store; this only wakes the picker (CONVENTIONS 19).
@@ -150,7 +161,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   // Work left by an earlier run of this process (or another instance) is picked up at start.
   jobs.wake();
 
-  const hosted = createHostedCard({ provider, store, records, outcomes, now });
+  const hosted = createHostedCard({ limits, provider, store, records, outcomes, now });
   const payments = createPaymentService({
     options,
     provider,
@@ -163,6 +174,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     outcomes,
     hosted,
     validateChannels,
+    limits,
   });
   const receiveWebhook = createWebhookReceiver({
     options,
@@ -339,8 +351,14 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       {
         POST: async ({ request, headers }) => {
           const input = parse(SessionInput, await readJson(request));
+          // The keys of the payments this browser started: sent, or kept in its cookie.
+          const paymentKeys = [...(input.paymentKeys ?? []), ...paymentKeysOf(request)];
           return json(
-            await payments.startSession(input, request.headers.get('origin'), request),
+            await payments.startSession(
+              { ...input, paymentKeys },
+              request.headers.get('origin'),
+              request,
+            ),
             headers,
           );
         },
@@ -353,7 +371,10 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
           const claims = await claimsOf(request, url);
           const input = parse(InitiateInput, await readJson(request));
           const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
-          return json(await payments.initiate(claims, input, publicUrl, allowedReturn), headers);
+          const client = { request, address: clientAddressOf(request, options) };
+          const answer = await payments.initiate(claims, input, publicUrl, allowedReturn, client);
+          rememberPaymentKey(headers, request, answer.paymentKey, publicUrl);
+          return json(answer, headers);
         },
       },
     ],
@@ -368,8 +389,9 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
             request.headers.get('content-type') === null ? {} : await readJson(request),
           );
           const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
+          const client = { request, address: clientAddressOf(request, options) };
           return json(
-            await payments.openCardPage(claims, input, publicUrl, allowedReturn),
+            await payments.openCardPage(claims, input, publicUrl, allowedReturn, client),
             headers,
           );
         },

@@ -13,6 +13,7 @@
  */
 import type { Money } from '../protocol';
 import type { ProviderClient } from '../provider/client';
+import type { AttemptContext, AttemptLimits } from './attempt-limits';
 import type { Outcomes } from './outcomes';
 import { PAYMENT_TTL_MS, type PaymentRecord, type PaymentRecords } from './payment-records';
 import type { CheckoutStore } from './store';
@@ -29,6 +30,8 @@ export interface HostedCardAttempt {
   readonly amount: Money;
   /** The merchant page a full-page redirect comes back to, when the window was blocked. */
   readonly returnTo: string | null;
+  /** Who opened the page last, for the card-testing limits: a decline on it counts against them. */
+  readonly opener: AttemptContext;
   readonly createdAt: number;
 }
 
@@ -36,6 +39,7 @@ export interface HostedCardAttempt {
 const REUSE_MS = 24 * 3600 * 1000;
 
 export interface HostedCardDeps {
+  readonly limits: AttemptLimits;
   readonly provider: ProviderClient;
   readonly store: CheckoutStore;
   readonly records: PaymentRecords;
@@ -43,7 +47,14 @@ export interface HostedCardDeps {
   readonly now: () => number;
 }
 
-export function createHostedCard({ provider, store, records, outcomes, now }: HostedCardDeps) {
+export function createHostedCard({
+  limits,
+  provider,
+  store,
+  records,
+  outcomes,
+  now,
+}: HostedCardDeps) {
   const attemptKey = (alias: string) => `hosted:${alias}`;
   const ownerKey = (checkout: { orderId: string | null; checkoutId: string }) =>
     checkout.orderId !== null
@@ -70,6 +81,7 @@ export function createHostedCard({ provider, store, records, outcomes, now }: Ho
       readonly description: string;
       readonly returnUrl: string;
       readonly returnTo: string | null;
+      readonly opener: AttemptContext;
     }): Promise<HostedCardAttempt> {
       const owner = ownerKey(input);
       const known = (await store.get(owner)) as string | undefined;
@@ -82,12 +94,9 @@ export function createHostedCard({ provider, store, records, outcomes, now }: Ho
       ) {
         await store.delete(`hosted-payment:${existing.alias}`);
         await store.delete(`hosted-cancelled:${existing.alias}`);
-        if (existing.returnTo !== input.returnTo) {
-          const updated = { ...existing, returnTo: input.returnTo };
-          await store.set(attemptKey(existing.alias), updated, PAYMENT_TTL_MS);
-          return updated;
-        }
-        return existing;
+        const updated = { ...existing, returnTo: input.returnTo, opener: input.opener };
+        await store.set(attemptKey(existing.alias), updated, PAYMENT_TTL_MS);
+        return updated;
       }
       const link = await provider.createPaymentLink({
         // The page shows the name; the same words again as a description would only repeat it.
@@ -105,6 +114,7 @@ export function createHostedCard({ provider, store, records, outcomes, now }: Ho
         linkAlias: input.linkAlias,
         amount: input.amount,
         returnTo: input.returnTo,
+        opener: input.opener,
         createdAt: now(),
       };
       await store.set(attemptKey(created.alias), created, PAYMENT_TTL_MS);
@@ -140,6 +150,8 @@ export function createHostedCard({ provider, store, records, outcomes, now }: Ho
         createdAt: now(),
       };
       await records.add(record);
+      // A decline of this payment counts against whoever opened the page (its address included).
+      await limits.cardInitiated(reference, page.opener);
       // The page finalized it: from now on it may succeed without the customer, so the order is
       // never paid again meanwhile, and the companion never finalizes it a second time.
       await records.markFinalizeSent(reference);

@@ -19,6 +19,8 @@ export {
   verifyWebhook,
   WebhookVerificationError,
 } from '../provider/webhook-signature';
+export type { CardAttemptContext, CheckoutLimits } from './attempt-limits';
+export type { TrustProxy } from './client-address';
 export { CHECKOUT_ERROR_STATUS, CheckoutError, type CheckoutErrorCode } from './errors';
 export { type CheckoutHandler, createCheckoutHandler } from './handler';
 export type {

@@ -11,6 +11,8 @@ import {
 } from '../protocol';
 import type { CardEntry, PaymentFailureReason } from '../protocol/contract';
 import { checkBaseUrl, checkSecretKey } from '../provider/transport';
+import type { CardAttemptContext, CheckoutLimits } from './attempt-limits';
+import { checkClientAddressOptions, type TrustProxy } from './client-address';
 import type { CheckoutStore } from './store';
 
 /** What the merchant's server decided an order costs. */
@@ -146,6 +148,35 @@ export interface CheckoutHandlerOptions {
   readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
   readonly fetch?: typeof fetch | undefined;
   /**
+   * The numbers of the limits against card testing and floods (README, "Limits"); each has a
+   * default, so this is only for what a shop's traffic says otherwise.
+   * @example limits: { cardDeclinesPerOrder: 3, cardDeclinesPerAddress: 40 }
+   */
+  readonly limits?: CheckoutLimits | undefined;
+  /**
+   * The client's address for the per-address limits. Default: the socket's address, recorded by
+   * `paydrop/server/node` (and `X-Forwarded-For` with `trustProxy`). On other runtimes give it
+   * (return null when unknown: the per-address limits are then skipped, the others hold).
+   * @example clientAddress: (request) => request.headers.get('cf-connecting-ip')
+   */
+  readonly clientAddress?: ((request: Request) => string | null | undefined) | undefined;
+  /**
+   * Believe `X-Forwarded-For` (or `Forwarded`) for the client's address, because this many of
+   * your proxies stand in front (true: one). Never by default: from anyone else the header is a
+   * forgery that would spread an attacker over addresses, or spend another customer's budget.
+   * @example trustProxy: 1 // one load balancer
+   */
+  readonly trustProxy?: boolean | number | TrustProxy | undefined;
+  /**
+   * Your own check before a card reaches the provider (a CAPTCHA): return false, or throw, to
+   * refuse the attempt (403 `forbidden`; throw a CheckoutError to answer otherwise). Runs after
+   * the companion's own limits allowed it.
+   * @example beforeCardAttempt: async ({ request }) => verifyCaptcha(request.headers.get('x-captcha'))
+   */
+  readonly beforeCardAttempt?:
+    | ((context: CardAttemptContext) => Promise<boolean | undefined> | boolean | undefined)
+    | undefined;
+  /**
    * The companion's clock in epoch ms, for simulations that move time (the chaos tests move it
    * with the sandbox's). Default Date.now.
    */
@@ -200,6 +231,9 @@ export function checkOptions(options: CheckoutHandlerOptions): void {
     throw new TypeError('maxEventStreamsPerCheckout must be a whole number from 1 to 1000.');
   }
   checkStore(options.store);
+  checkClientAddressOptions(options);
+  if (options.beforeCardAttempt !== undefined && typeof options.beforeCardAttempt !== 'function')
+    throw new TypeError('beforeCardAttempt must be a function when given.');
 }
 
 function checkCardEntry(value: unknown, what: string): void {

@@ -14,6 +14,8 @@ import {
 } from '../protocol';
 import { failureDetails } from '../protocol/failure-reason';
 import type { ProviderClient } from '../provider/client';
+import type { AttemptLimits } from './attempt-limits';
+import { forBrowser } from './browser-reason';
 import { type JobPicker, type JobResult, nextAttempt } from './jobs';
 import type { CheckoutHandlerOptions, CheckoutLogger, PaymentOutcome } from './options';
 import {
@@ -42,6 +44,11 @@ export interface PaymentJob {
   readonly since: number;
   /** The first look wants an answer asked after the hint (a webhook), not a cached one. */
   readonly fresh: boolean;
+  /**
+   * A direct card payment: stop re-checking it at this time if its finalize was never sent
+   * (nothing charges it; issue 20). Absent for every other payment.
+   */
+  readonly unfinalizedUntil?: number;
 }
 
 export interface OutcomeDeps {
@@ -53,6 +60,8 @@ export interface OutcomeDeps {
   readonly logger: CheckoutLogger;
   readonly now: () => number;
   readonly jobs: () => JobPicker;
+  /** Counts a card's decline against its order, checkout and address (issue 20). */
+  readonly limits?: AttemptLimits | undefined;
 }
 
 function isFinal(status: string): status is FinalStatus {
@@ -89,6 +98,18 @@ export function createOutcomes(deps: OutcomeDeps) {
     return first === undefined || first === reference ? null : first;
   }
 
+  /** A card payment that failed, however it was learned: once per reference (limits.ts). */
+  async function countDecline(reference: string): Promise<void> {
+    if (!deps.limits) return;
+    const payment = await records.get(reference);
+    if (payment?.channel !== 'Card') return;
+    await deps.limits.cardDeclined(reference, {
+      orderId: payment.orderId,
+      checkoutId: payment.checkoutId,
+      address: null,
+    });
+  }
+
   /**
    * Reports a final status once: to the merchant's hook, then to every browser watching.
    * 'failed' when the hook threw (the job tries again), 'busy' when another caller is reporting.
@@ -103,6 +124,7 @@ export function createOutcomes(deps: OutcomeDeps) {
     // and to the browsers.
     const failure = failureDetails(reportOf);
     await records.setConfirmed(reference, status, failure);
+    if (status === 'FAILED') await countDecline(reference);
     if (await records.reported(reference)) return 'already';
     if (!(await store.add(`reporting:${reference}`, true, REPORTING_LOCK_MS))) return 'busy';
     // Looked at again under the lock: another caller may have reported and let go of the lock
@@ -163,7 +185,8 @@ export function createOutcomes(deps: OutcomeDeps) {
       type: 'status',
       reference,
       status,
-      ...failure,
+      // The browser hears a plain decline, not what would tell a tester the card is live.
+      ...forBrowser(failure),
     });
     return 'reported';
   }
@@ -210,8 +233,13 @@ export function createOutcomes(deps: OutcomeDeps) {
   }
 
   /** A payment just initiated: reconciled later even if no webhook or browser ever asks. */
-  async function track(reference: string): Promise<void> {
-    const job: PaymentJob = { reference, since: now(), fresh: false };
+  async function track(reference: string, unfinalizedUntil?: number): Promise<void> {
+    const job: PaymentJob = {
+      reference,
+      since: now(),
+      fresh: false,
+      ...(unfinalizedUntil !== undefined ? { unfinalizedUntil } : {}),
+    };
     await deps.jobs().schedule(PAYMENT_QUEUE, reference, job, now() + RECONCILE_FIRST_MS);
   }
 
@@ -220,6 +248,13 @@ export function createOutcomes(deps: OutcomeDeps) {
     const job = value as PaymentJob;
     const reference = job.reference;
     if (await records.reported(reference)) return { done: true };
+    // A card never finalized past its hours: nothing can charge it; stop (issue 20).
+    if (
+      job.unfinalizedUntil !== undefined &&
+      now() >= job.unfinalizedUntil &&
+      !(await records.finalizeSent(reference))
+    )
+      return { done: true };
     const known = await records.get(reference);
     if (!known) {
       // Not ours, or forged: at most one provider call per reference per minute, for a day.
@@ -246,7 +281,10 @@ export function createOutcomes(deps: OutcomeDeps) {
         error: error.name,
       });
     }
-    const at = nextAttempt(job.since, now());
+    let at = nextAttempt(job.since, now());
+    // Looked at once more when its hours are up, and dropped then unless it was finalized.
+    if (at !== undefined && job.unfinalizedUntil !== undefined && job.unfinalizedUntil > now())
+      at = Math.min(at, job.unfinalizedUntil);
     if (at === undefined) {
       logger.error('paydrop: gave up confirming a payment after 3 days', { reference });
       return { done: true };

@@ -56,8 +56,9 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
     },
 
     /** Saves a new payment and remembers it under its order and its checkout. */
-    async add(record: PaymentRecord): Promise<void> {
-      await store.set(`payment:${record.reference}`, record, PAYMENT_TTL_MS);
+    async add(record: PaymentRecord, ttlMs?: number | undefined): Promise<void> {
+      // A card not yet finalized is kept for hours only (issue 20); finalize keeps it 30 days.
+      await store.set(`payment:${record.reference}`, record, ttlMs || PAYMENT_TTL_MS);
       for (const key of listKeys(record)) {
         const known = (await referencesOf(key)).filter((item) => item !== record.reference);
         await store.set(key, [...known, record.reference].slice(-MAX_REFERENCES), PAYMENT_TTL_MS);
@@ -104,6 +105,9 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
     /** Set before finalize is sent: from then on the card may be charged. */
     async markFinalizeSent(reference: string): Promise<void> {
       await store.set(`finalize-sent:${reference}`, true, PAYMENT_TTL_MS);
+      // From now on the card may be charged: its record is kept as long as any payment's.
+      const record = await store.get(`payment:${reference}`);
+      if (record) await store.set(`payment:${reference}`, record, PAYMENT_TTL_MS);
     },
     async finalizeSent(reference: string): Promise<boolean> {
       return (await store.get(`finalize-sent:${reference}`)) === true;

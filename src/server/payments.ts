@@ -17,8 +17,10 @@ import {
 import type { PaymentViewWire, StatusWire } from '../protocol/contract';
 import { failureDetails, failureReasonOf } from '../protocol/failure-reason';
 import type { ProviderClient } from '../provider/client';
+import { type AttemptLimits, takeLockWaiting } from './attempt-limits';
+import { forBrowser } from './browser-reason';
 import { CheckoutError } from './errors';
-import type { HostedCard } from './hosted-card';
+import type { HostedCard, HostedCardAttempt } from './hosted-card';
 import {
   type CheckoutHandlerOptions,
   type CheckoutLogger,
@@ -26,6 +28,7 @@ import {
   type ResolvedOrder,
 } from './options';
 import type { Outcomes } from './outcomes';
+import { createPaymentOwner, withoutDetails } from './payment-owner';
 import {
   DAY_MS,
   type FailureDetails,
@@ -59,6 +62,13 @@ export interface PaymentServiceDeps {
   readonly hosted: HostedCard;
   /** The provider's channel validation, cached per currency and amount. */
   readonly validateChannels: ValidationCache;
+  readonly limits: AttemptLimits;
+}
+
+/** Who is asking, as far as the limits go: the browser's request and its client address. */
+export interface ClientOfRequest {
+  readonly request: Request | null;
+  readonly address: string | null;
 }
 
 /** What became of the earlier payments of a checkout or order, as far as a new one goes. */
@@ -69,8 +79,17 @@ type Earlier =
 
 export function createPaymentService(deps: PaymentServiceDeps) {
   const { options, provider, store, signer, logger, now, records, outcomes, hosted } = deps;
-  const { validateChannels } = deps;
+  const { validateChannels, limits } = deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
+  const owner = createPaymentOwner(options.tokenSecret ?? options.secretKey);
+
+  /**
+   * The browser that started this payment (issue 20, item 3): its checkout, or a token bound to
+   * it because `/session` was shown the payment's key. Only it sees the account or the bank link.
+   */
+  const owns = (claims: CheckoutClaims, record: PaymentRecord) =>
+    (claims.owner === true && claims.reference === record.reference) ||
+    claims.sid === record.checkoutId;
 
   async function issueToken(claims: Omit<CheckoutClaims, 'exp'>): Promise<string> {
     return signer.sign({
@@ -129,7 +148,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       if (status === 'SUCCESSFUL') return { kind: 'paid', record };
       if (status === 'FAILED') continue;
       if (committed) pending ??= record;
-      else if (!resume && record.channel === channel && (await resumable(record))) resume = record;
+      // Picked up again only by the browser that started it: anyone else gets a payment of their
+      // own (a transfer nobody paid into is not committed; should both arrive, one is a duplicate).
+      else if (
+        !resume &&
+        record.channel === channel &&
+        owns(claims, record) &&
+        (await resumable(record))
+      )
+        resume = record;
     }
     if (pending) return { kind: 'pending', record: pending };
     return resume ? { kind: 'resume', record: resume } : { kind: 'none' };
@@ -174,8 +201,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     earlier: { kind: 'paid' | 'pending'; record: PaymentRecord },
   ): Promise<never> {
     const { record } = earlier;
+    const owned = owns(claims, record);
+    const shown = (view: PaymentViewWire) => (owned ? view : withoutDetails(view));
+    const { owner: _, ...rest } = claims;
     const token = await issueToken({
-      ...claims,
+      ...rest,
+      ...(owned ? { owner: true as const } : {}),
       reference: record.reference,
       channel: record.channel,
     });
@@ -185,20 +216,24 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         claims.orderId !== null
           ? 'This order has already been paid.'
           : 'This payment has already been made.',
-        { payment: { view: records.view(record, 'SUCCESSFUL'), token } },
+        { payment: { view: shown(records.view(record, 'SUCCESSFUL')), token } },
       );
     }
     throw new CheckoutError(
       'payment_pending',
       'An earlier payment of this order may still succeed; checking it before another.',
-      { payment: { view: records.view(record, 'PENDING'), token } },
+      { payment: { view: shown(records.view(record, 'PENDING')), token } },
     );
   }
 
   return {
     /** Starts (or picks up again) the checkout of one order or payment link. */
     async startSession(
-      input: { order?: string | undefined; link?: string | undefined },
+      input: {
+        order?: string | undefined;
+        link?: string | undefined;
+        paymentKeys?: readonly string[] | undefined;
+      },
       origin: string | null,
       request: Request,
     ) {
@@ -254,15 +289,28 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           const record = await records.get(reference);
           const view = record ? await resumable(record) : undefined;
           if (!record || !view) continue;
+          // Only the browser holding the payment's key sees where the money goes (issue 20): to
+          // anyone else a success or a payment settling shows without them, a live one not at all.
+          const owned = owner.holds(reference, input.paymentKeys ?? []);
+          const shown = owned ? view : withoutDetails(view);
           if (view.status === 'SUCCESSFUL') {
-            if (!success || reference === first) success = view;
-          } else if (await records.committed(record)) settling ??= view;
-          else live ??= view;
+            if (!success || reference === first) success = shown;
+          } else if (await records.committed(record)) settling ??= shown;
+          else if (owned) live ??= view;
         }
         payment = success ?? settling ?? live;
       }
+      const ownsShown =
+        payment !== undefined && owner.holds(payment.reference, input.paymentKeys ?? []);
       const token = await issueToken(
-        payment ? { ...claims, reference: payment.reference, channel: payment.channel } : claims,
+        payment
+          ? {
+              ...claims,
+              reference: payment.reference,
+              channel: payment.channel,
+              ...(ownsShown ? { owner: true as const } : {}),
+            }
+          : claims,
       );
       return {
         token,
@@ -289,6 +337,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       input: InitiateInputValue,
       publicUrl: string,
       allowedReturn: (url: string) => boolean,
+      client: ClientOfRequest = { request: null, address: null },
     ) {
       if (input.returnTo !== undefined && !allowedReturn(input.returnTo)) {
         throw new CheckoutError(
@@ -311,7 +360,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         claims.orderId !== null
           ? `initiating:order:${claims.orderId}`
           : `initiating:checkout:${claims.sid}`;
-      if (!(await store.add(lock, true, 30_000))) {
+      // A flood from one address is bounded before it can crowd the order's lock (issue 20).
+      await limits.beforeInitiation(client.address);
+      if (!(await takeLockWaiting(store, lock, 30_000, limits.limits.lockWaitMs))) {
         throw new CheckoutError(
           'conflict',
           'This payment is already being started; try again in a moment.',
@@ -330,8 +381,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
                 ...claims,
                 reference: earlier.record.reference,
                 channel: input.channel,
+                owner: true,
               }),
               payment: view,
+              paymentKey: owner.keyOf(earlier.record.reference),
             };
           }
         }
@@ -340,6 +393,23 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             'channel_unavailable',
             `${input.channel} cannot take this payment.`,
           );
+        }
+        const attempt = {
+          orderId: claims.orderId,
+          checkoutId: claims.sid,
+          address: client.address,
+        };
+        // Card testing (issue 20): declines and attempts per order, checkout and address.
+        const releaseCard =
+          input.channel === 'Card'
+            ? await limits.beforeCardAttempt({ ...attempt, request: client.request })
+            : undefined;
+        let releasePayment: (() => Promise<void>) | undefined;
+        try {
+          releasePayment = await limits.beforeNewPayment(claims.orderId);
+        } catch (error) {
+          await releaseCard?.();
+          throw error;
         }
         let initiation: Initiation;
         try {
@@ -354,6 +424,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
               : {}),
           });
         } catch (error) {
+          // The provider never took it (down, slow, rate-limited): the customer's tries are given
+          // back. A refusal (an invalid card) counts, as a card tester's would.
+          if (error instanceof ProviderError && !outcomes.isRefusal(error)) {
+            await releaseCard?.();
+            await releasePayment?.();
+          }
           // A one-time link the provider refuses as already paid: say so, kindly, to the customer.
           if (claims.linkAlias !== null && error instanceof ProviderConflictError) {
             await store.set(`link-paid:${claims.linkAlias}`, true, 30 * DAY_MS);
@@ -394,16 +470,25 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           returnTo: input.returnTo ?? null,
           createdAt: now(),
         };
-        await records.add(payment);
+        // A card never finalized is never charged: kept, and re-checked, for hours, not days.
+        const unfinalizedUntil =
+          input.channel === 'Card'
+            ? now() + limits.limits.unfinalizedCardSeconds * 1000
+            : undefined;
+        await records.add(payment, unfinalizedUntil && unfinalizedUntil - now());
+        if (input.channel === 'Card') await limits.cardInitiated(payment.reference, attempt);
         // Reconciled even if no webhook and no browser ever asks again.
-        await outcomes.track(payment.reference);
+        await outcomes.track(payment.reference, unfinalizedUntil);
         return {
           token: await issueToken({
             ...claims,
             reference: payment.reference,
             channel: input.channel,
+            owner: true,
           }),
           payment: records.view(payment, 'PENDING'),
+          // Returned once, kept by the widget: it alone may see this payment again (issue 20).
+          paymentKey: owner.keyOf(payment.reference),
         };
       } finally {
         await store.delete(lock);
@@ -420,6 +505,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       input: { returnTo?: string | undefined },
       publicUrl: string,
       allowedReturn: (url: string) => boolean,
+      client: ClientOfRequest = { request: null, address: null },
     ) {
       if (claims.cardEntry === 'direct') {
         throw new CheckoutError(
@@ -441,7 +527,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         claims.orderId !== null
           ? `initiating:order:${claims.orderId}`
           : `initiating:checkout:${claims.sid}`;
-      if (!(await store.add(lock, true, 30_000))) {
+      await limits.beforeInitiation(client.address);
+      if (!(await takeLockWaiting(store, lock, 30_000, limits.limits.lockWaitMs))) {
         throw new CheckoutError(
           'conflict',
           'This payment is already being started; try again in a moment.',
@@ -452,15 +539,32 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         if (earlier.kind === 'paid' || earlier.kind === 'pending') {
           return await refuseForEarlier(claims, earlier);
         }
-        const page = await hosted.open({
-          checkoutId: claims.sid,
+        const attempt = {
           orderId: claims.orderId,
-          linkAlias: claims.linkAlias,
-          amount: { amountMinor: claims.amountMinor, currency: claims.currency },
-          description: claims.description || 'Payment',
-          returnUrl: `${publicUrl}/return`,
-          returnTo: input.returnTo ?? null,
-        });
+          checkoutId: claims.sid,
+          address: client.address,
+        };
+        // Card testing (issue 20) on the hosted path too: each opening of the page is an attempt,
+        // refused once the order, checkout or address has had its declines (counted as the page's
+        // payments are learnt), and the merchant's own check (a CAPTCHA) runs first.
+        const release = await limits.beforeCardAttempt({ ...attempt, request: client.request });
+        let page: HostedCardAttempt;
+        try {
+          page = await hosted.open({
+            checkoutId: claims.sid,
+            orderId: claims.orderId,
+            linkAlias: claims.linkAlias,
+            amount: { amountMinor: claims.amountMinor, currency: claims.currency },
+            description: claims.description || 'Payment',
+            returnUrl: `${publicUrl}/return`,
+            returnTo: input.returnTo ?? null,
+            opener: attempt,
+          });
+        } catch (error) {
+          // The provider never made the page: the attempt is given back.
+          await release();
+          throw error;
+        }
         if (!isSafeUrl(page.url)) {
           logger.error('paydrop: refused a hosted payment page URL that is not https', {
             alias: page.alias,
@@ -520,7 +624,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     async finalize(reference: string) {
       const known = await knownStatus(reference);
       const why = async (status: PaymentStatus) =>
-        status === 'FAILED' ? { reason: (await records.failure(reference)).reason } : {};
+        status === 'FAILED' ? forBrowser(await records.failure(reference)) : {};
       if (known) return { reference, status: known, ...(await why(known)) };
       if ((await records.finalizeSent(reference)) && !(await records.finalizeAnswer(reference))) {
         const settled = await outcomes.confirm(reference, true);
@@ -543,7 +647,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const status = (await knownStatus(reference)) ?? finalization.status;
       // Why it failed, in the contract's words, so the customer hears why (issue 12).
       const reason = status === 'FAILED' ? failureReasonOf(finalization.message ?? '') : null;
-      return { reference, status, ...(reason ? { reason } : {}) };
+      // Counted at once (once per reference), so the next attempt already meets the limit.
+      if (status === 'FAILED') await limits.cardDeclined(reference);
+      return { reference, status, ...forBrowser(reason ? { reason } : {}) };
     },
 
     /**
@@ -575,7 +681,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         reference,
         status,
         serverTime: new Date(records.now()).toISOString(),
-        ...(status === 'FAILED' ? failure : {}),
+        ...(status === 'FAILED' && failure ? forBrowser(failure) : {}),
       };
     },
 

@@ -18,6 +18,19 @@ export const SessionInput = v.pipe(
   v.object({
     order: v.optional(Identifier(128)),
     link: v.optional(Identifier(64)),
+    /**
+     * The payment keys this browser was given at initiation (issue 20): the details of a payment
+     * under way are shown only to the holder of its key.
+     */
+    paymentKeys: v.optional(
+      v.pipe(
+        v.array(
+          v.pipe(v.string('must be strings'), v.regex(/^[0-9a-f]{64}$/, 'must be payment keys')),
+          'must be a list',
+        ),
+        v.maxLength(10, 'must be at most 10 keys'),
+      ),
+    ),
   }),
   v.check(
     (input) => (input.order === undefined) !== (input.link === undefined),

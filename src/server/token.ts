@@ -28,6 +28,12 @@ export interface CheckoutClaims {
   /** The alias of the provider's hosted card page opened for this checkout (CardPageWire). */
   readonly hosted?: string;
   /**
+   * With `reference`: the holder started that payment (or showed its key), so it may see the
+   * payment's account and bank link (issue 20). A token bound to a payment only to watch it
+   * (a stranger opening a paid or settling order) has none.
+   */
+  readonly owner?: true;
+  /**
    * 'frame': a ticket that only fetches the issuer's challenge markup. The markup runs in that
    * frame and can read the frame's own URL, so that URL never carries the checkout token.
    */

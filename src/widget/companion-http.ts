@@ -62,6 +62,9 @@ export function createCompanionHttp(
     return json;
   }
 
+  // The payment keys that show a returning customer their payment's account or bank link
+  // (issue 20) are kept by the companion in a cookie of its own path (payment-key-cookie.ts),
+  // which same-origin calls carry: no code here for it.
   return {
     async startSession(target) {
       return parseSession(await call('POST', COMPANION_PATHS.session, undefined, target));

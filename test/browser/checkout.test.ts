@@ -432,6 +432,23 @@ describe('errors', () => {
     expect(heading('Transfer ₦25,000.50')).toBeTruthy();
   });
 
+  it('a payment refused by the companion’s limits (429) says come back later, with the other ways (issue 20)', async () => {
+    const companion = new FakeCompanion();
+    companion.answerSession = async () =>
+      sessionView({ channels: channels('PayByTransfer', 'PayByAccount') });
+    companion.answerInitiate = async () => {
+      throw new CompanionFailure('rate_limited', 'Too many card attempts for this payment');
+    };
+    await renderCheckout({ companion, supportedChannels: ['PayByTransfer', 'PayByAccount'] });
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: /^Bank transfer/ })));
+    expect(document.activeElement).toBe(heading('Too many attempts'));
+    expect(screen.getByText(outcomeMessagesEn.tooManyAttemptsText)).toBeTruthy();
+    expect(screen.queryByText(/Too many card attempts for this payment/)).toBeNull();
+    companion.answerInitiate = async () => ({ token: 'payment-token', payment: paymentView() });
+    await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: en.otherMethod })));
+    expect(screen.getByRole('button', { name: /^Pay from your bank/ })).toBeTruthy();
+  });
+
   it('an unexpected exception becomes the generic text, never its own message', async () => {
     const companion = new FakeCompanion();
     companion.answerSession = async () => {

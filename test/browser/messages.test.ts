@@ -422,7 +422,13 @@ describe('the dialog in French', () => {
           reason,
         ),
       );
-      expect(await screen.findByText(outcomeMessagesFr.cardNotChargedText)).toBeTruthy();
+      expect(
+        await screen.findByText(
+          reason === 'card_declined'
+            ? outcomeMessagesFr.cardDeclinedText
+            : outcomeMessagesFr.cardNotChargedText,
+        ),
+      ).toBeTruthy();
       collect();
       cleanup();
     }

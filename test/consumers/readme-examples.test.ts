@@ -10,7 +10,11 @@ import { expect, it } from 'vitest';
 import { packedPackage, ROOT } from './packed-package';
 
 const MERCHANT_GLOBALS = `
-declare const db: { orders: { find(id: string): Promise<{ totalMinor: number } | null> } };
+declare const db: {
+  orders: { find(id: string): Promise<{ totalMinor: number; customerId: string } | null> };
+};
+declare const sessions: { customerOf(request: Request): Promise<{ id: string } | null> };
+declare function verifyCaptcha(token: string | null | undefined, address: string | null): Promise<boolean>;
 declare function staffSession(request: Request): Promise<{ role: string } | null>;
 declare const ledger: {
   record(reference: string, status: string, reason: string | null): Promise<void>;

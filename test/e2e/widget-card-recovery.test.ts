@@ -109,7 +109,11 @@ describe('a card whose finalize answer is lost', () => {
     await payByCard('4000000000000002');
     // The lost answer did not lose the reason: once settled, the status says why (issue 12).
     await heading('Card declined').waitFor();
-    expect(await shown('Your card was not charged. Try again or pay another way.').count()).toBe(1);
+    expect(
+      await shown(
+        'Your card was not charged. Try another card or pay another way; your bank can tell you why.',
+      ).count(),
+    ).toBe(1);
     expect(calls('/initiate')).toHaveLength(1);
 
     await button('Try again').click();

@@ -166,6 +166,8 @@ export async function startPayment(
     session: session.body,
     token: initiated.body.token as string,
     payment: initiated.body.payment,
+    /** What the widget keeps to see this payment again from `/session` (issue 20). */
+    paymentKey: initiated.body.paymentKey as string,
   };
 }
 

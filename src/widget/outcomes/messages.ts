@@ -22,6 +22,11 @@ export const outcomeMessagesEn = {
   cardExpiredTitle: 'Card expired',
   verificationFailedTitle: 'Verification failed',
   cardNotChargedText: 'Your card was not charged. Try again or pay another way.',
+  cardDeclinedText:
+    'Your card was not charged. Try another card or pay another way; your bank can tell you why.',
+  tooManyAttemptsTitle: 'Too many attempts',
+  tooManyAttemptsText:
+    'For your security, this way of paying is paused for a while. Come back later, or pay another way. Nothing was charged.',
   timeoutText: 'The verification timed out; your card was not charged.',
   expiredTitle: 'This account has expired',
   expiredText:
@@ -60,6 +65,11 @@ export const outcomeMessagesFr: OutcomeMessages = {
   verificationFailedTitle: 'Échec de la vérification',
   cardNotChargedText:
     'Votre carte n’a pas été débitée. Réessayez ou choisissez un autre moyen de paiement.',
+  cardDeclinedText:
+    'Votre carte n’a pas été débitée. Essayez une autre carte ou un autre moyen de paiement. Votre banque peut vous dire pourquoi.',
+  tooManyAttemptsTitle: 'Trop de tentatives',
+  tooManyAttemptsText:
+    'Pour votre sécurité, ce moyen de paiement est suspendu pour un moment. Revenez plus tard ou choisissez un autre moyen de paiement. Rien n’a été débité.',
   timeoutText: 'La vérification a pris trop de temps\u202f; votre carte n’a pas été débitée.',
   expiredTitle: 'Ce compte a expiré',
   expiredText:

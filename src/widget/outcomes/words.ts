@@ -32,6 +32,10 @@ export function outcomeWords(
   if (step.kind === 'failed')
     return failureWords(step, texts, (money) => formatMoney(money, locale));
   if (step.kind === 'expired') return { title: texts.expiredTitle, text: texts.expiredText };
+  // A payment refused by the companion's limits (issue 20: card testing): come back later, or
+  // another way, which the step offers beside.
+  if (step.kind === 'error' && step.code === 'rate_limited' && step.retry === 'initiate')
+    return { title: texts.tooManyAttemptsTitle, text: texts.tooManyAttemptsText };
   return step.kind === 'error' ? errorWords(step.code, texts) : null;
 }
 
@@ -64,6 +68,9 @@ export function failureWords(
     card_expired: texts.cardExpiredTitle,
     verification_failed: texts.verificationFailedTitle,
   };
+  // A decline: the companion tells the browser no more (issue 20), the bank tells the customer.
+  if (code === 'card_declined')
+    return { title: texts.cardDeclinedTitle, text: texts.cardDeclinedText };
   // A card that failed for a cause nothing tells apart was not charged all the same.
   return { title: titles[code] ?? texts.failedTitle, text: texts.cardNotChargedText };
 }

@@ -457,7 +457,7 @@ describe('provider internals never reach the browser', () => {
       token: session.body.token,
       body: { channel: 'PayByTransfer' },
     });
-    expect(Object.keys(initiated.body).sort()).toEqual(['payment', 'token']);
+    expect(Object.keys(initiated.body).sort()).toEqual(['payment', 'paymentKey', 'token']);
     expect(Object.keys(initiated.body.payment).sort()).toEqual([
       'amount',
       'bankAuthUrl',

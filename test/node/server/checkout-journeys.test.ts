@@ -105,7 +105,10 @@ describe('PayByTransfer', () => {
 
   it('resumes the pending payment when the customer reloads: same account, no new initiation', async () => {
     const first = await startPayment(rig, 'order-ngn:t3', 'PayByTransfer');
-    const reload = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:t3' } });
+    // The widget sends back the key it was given (issue 20): only it sees the account again.
+    const reload = await call(rig, 'POST', '/session', {
+      body: { order: 'order-ngn:t3', paymentKeys: [first.paymentKey] },
+    });
     expect(reload.status).toBe(200);
     expect(reload.body.payment).toMatchObject({
       reference: first.payment.reference,
@@ -123,7 +126,10 @@ describe('PayByTransfer', () => {
     const body = { channel: 'PayByTransfer' };
     const one = await call(rig, 'POST', '/initiate', { token: session.body.token, body });
     const two = await call(rig, 'POST', '/initiate', { token: session.body.token, body });
-    const otherTab = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:t4' } });
+    // Another tab of the same browser holds the payment's key (issue 20).
+    const otherTab = await call(rig, 'POST', '/session', {
+      body: { order: 'order-ngn:t4', paymentKeys: [one.body.paymentKey] },
+    });
     const three = await call(rig, 'POST', '/initiate', { token: otherTab.body.token, body });
     expect([one.status, two.status, three.status]).toEqual([200, 200, 200]);
     expect(two.body.payment.reference).toBe(one.body.payment.reference);

@@ -220,4 +220,49 @@ describe('card on the hosted page', () => {
     expect(page.status).toBe(409);
     expect(page.body.error.code).toBe('channel_unavailable');
   });
+
+  it('stops a card tester on the hosted path too: after 5 declines on one order the page is refused, 429 with Retry-After', async () => {
+    const opened = await openPage('order-ngn:h10');
+    const alias = new URL(opened.body.url).pathname.split('/').pop() as string;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const page = attempt === 0 ? opened : await openPage('order-ngn:h10');
+      expect(page.status).toBe(200);
+      const reference = await payOnPage(alias, '4000000000000002');
+      await call(rig, 'GET', `/return?reference=${reference}&alias=${alias}`);
+      await rig.handler.runDue();
+      await rig.handler.idle();
+    }
+    const refused = await openPage('order-ngn:h10');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The merchant heard every decline; the customer can still pay another way.
+    expect(
+      rig.paymentOutcomes.filter((outcome) => outcome.orderId === 'order-ngn:h10'),
+    ).toHaveLength(5);
+    const { token } = await session('order-ngn:h10');
+    const transfer = await call(rig, 'POST', '/initiate', {
+      token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(transfer.status).toBe(200);
+  });
+
+  it('runs the merchant’s own check (a CAPTCHA) before the page is opened', async () => {
+    await rig.close();
+    rig = await start({
+      cardEntry: 'hosted',
+      beforeCardAttempt: ({ request }) => request?.headers.get('x-captcha') === 'solved',
+    });
+    const { token } = await session('order-ngn:h11');
+    const refused = await call(rig, 'POST', '/card-page', { token, body: {} });
+    expect(refused.status).toBe(403);
+    expect(linkCalls()).toBe(0);
+    const allowed = await call(rig, 'POST', '/card-page', {
+      token,
+      body: {},
+      headers: { 'x-captcha': 'solved' },
+    });
+    expect(allowed.status).toBe(200);
+  });
 });

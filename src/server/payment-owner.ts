@@ -1,0 +1,56 @@
+/**
+ * Whose payment is it (issue 20, item 3). Anyone who knows an order id can open its checkout, so
+ * the details of a payment under way (the account to pay into, the bank's link, a token that
+ * follows it) go only to the browser that started it. At initiation the companion hands that
+ * browser a payment key, an HMAC of the reference under a key derived from the companion's secret:
+ * nothing to store, the same on every instance, and no use for any other payment. The widget keeps
+ * it and sends it back to `/session`.
+ */
+import { hkdf } from '@noble/hashes/hkdf.js';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { PaymentViewWire } from '../protocol/contract';
+
+const encoder = new TextEncoder();
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+export function createPaymentOwner(secret: string) {
+  const key = hkdf(
+    sha256,
+    encoder.encode(secret),
+    encoder.encode('paydrop'),
+    encoder.encode('payment-key-v1'),
+    32,
+  );
+  const keyOf = (reference: string) => hex(hmac(sha256, key, encoder.encode(reference)));
+  return {
+    /** The key the browser that initiated `reference` gets, once. */
+    keyOf,
+    /** True when one of `keys` (what the browser sent to `/session`) is this payment's. */
+    holds(reference: string, keys: readonly string[]): boolean {
+      if (keys.length === 0) return false;
+      const expected = keyOf(reference);
+      // Compared whole, so timing tells nothing of how much of a guess was right.
+      return keys.some((given) => {
+        if (given.length !== expected.length) return false;
+        let difference = 0;
+        for (let index = 0; index < given.length; index++)
+          difference |= given.charCodeAt(index) ^ expected.charCodeAt(index);
+        return difference === 0;
+      });
+    },
+  };
+}
+
+export type PaymentOwner = ReturnType<typeof createPaymentOwner>;
+
+/**
+ * A payment as someone other than its payer may see it: its status and amount (a success to show,
+ * one settling to wait for), not where the money goes or the bank's link.
+ */
+export function withoutDetails(view: PaymentViewWire): PaymentViewWire {
+  return { ...view, virtualAccount: null, bankAuthUrl: null };
+}
