@@ -141,7 +141,7 @@ describe('Card on the provider’s hosted page', () => {
     await heading('Pay by card').waitFor();
     await payOnPage(popup, CARD);
     await heading('Payment received').waitFor();
-    expect(await popup.isClosed()).toBe(true);
+    await expect.poll(() => popup.isClosed()).toBe(true);
     expect(await outcomeFor('scarf-gbp')).toMatchObject({ status: 'SUCCESSFUL', channel: 'Card' });
     await expectNothingSkimmed(CARD);
     // Nor does the merchant's server: no card number or code in any line the companion logged.
