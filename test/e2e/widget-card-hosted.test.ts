@@ -217,4 +217,38 @@ describe('Card on the provider’s hosted page', () => {
     expect((await outcomeFor('scarf-gbp'))?.status).toBe('SUCCESSFUL');
     await expectNothingSkimmed(CARD);
   });
+
+  it('pays a payment link by card on the provider’s page', async () => {
+    await shop.close();
+    shop = await startShop({
+      providerOnOwnOrigin: true,
+      companion: {
+        cardEntry: 'hosted',
+        resolveLink: (alias) =>
+          alias === 'inv-0042'
+            ? { amountMinor: 4_999, currency: 'GBP', description: 'Invoice 0042' }
+            : null,
+      },
+    });
+    shop.scripts.set('/skimmer.js', SKIMMER);
+    shop.pages.set(
+      '/',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Invoice</title>
+<script src="/skimmer.js"></script><script src="/paydrop.js" defer></script></head>
+<body><button id="pay" data-paydrop-link="inv-0042" data-paydrop-endpoint="/api/checkout">Pay this invoice</button></body></html>`,
+    );
+    const popup = await openCardPage();
+    await payOnPage(popup, CHALLENGE_CARD);
+    await popup.getByLabel('One-time code').fill('123456');
+    await popup.getByRole('button', { name: 'Verify and pay' }).click();
+    await heading('Payment received').waitFor();
+    await expect.poll(() => shop.outcomes.length).toBe(1);
+    expect(shop.outcomes[0]).toMatchObject({
+      status: 'SUCCESSFUL',
+      linkAlias: 'inv-0042',
+      orderId: null,
+      channel: 'Card',
+    });
+    await expectNothingSkimmed(CHALLENGE_CARD);
+  });
 });
