@@ -22,6 +22,7 @@ export {
 export { CHECKOUT_ERROR_STATUS, CheckoutError, type CheckoutErrorCode } from './errors';
 export { type CheckoutHandler, createCheckoutHandler } from './handler';
 export type {
+  CardEntry,
   CheckoutHandlerOptions,
   CheckoutLogger,
   PaymentOutcome,

@@ -29,7 +29,21 @@ export interface ResolvedOrder {
    * once, before choosing how to pay. Default false.
    */
   readonly paid?: boolean | undefined;
+  /**
+   * How this order's customer enters a card; overrides the handler's `cardEntry`.
+   * @example { amountMinor: 1800, currency: 'USD', description: 'Mug', cardEntry: 'direct' }
+   */
+  readonly cardEntry?: CardEntry | undefined;
 }
+
+/**
+ * Where the customer types a card. `'hosted'`: on the provider's payment page (PCI DSS SAQ A).
+ * `'direct'`: in the companion's isolated card frame, which sends the card to the companion and
+ * on to the provider; only for merchants the provider lets send card details (SAQ D).
+ */
+export type CardEntry = 'hosted' | 'direct';
+
+const CARD_ENTRIES: readonly CardEntry[] = ['hosted', 'direct'];
 
 /** A payment's final outcome, reported once per reference. */
 export interface PaymentOutcome {
@@ -101,6 +115,12 @@ export interface CheckoutHandlerOptions {
   readonly publicUrl?: string | undefined;
   /** Page origins allowed to call from another origin, e.g. ['https://shop.example']. */
   readonly allowedOrigins?: readonly string[] | undefined;
+  /**
+   * Where customers type their card: `'hosted'` (the default, the provider's page) or `'direct'`
+   * (the companion's card frame; SAQ D). An order's own `cardEntry` wins.
+   * @example cardEntry: 'direct'
+   */
+  readonly cardEntry?: CardEntry | undefined;
   /** Webhook signing secrets (Standard Webhooks, `whsec_…`); several while rotating. */
   readonly webhookSecrets?: readonly string[] | undefined;
   /** Signs checkout tokens. Default: derived from secretKey, so every instance agrees. */
@@ -159,11 +179,20 @@ export function checkOptions(options: CheckoutHandlerOptions): void {
       );
     }
   }
+  checkCardEntry(options.cardEntry, 'cardEntry');
   const ttl = options.tokenTtlSeconds;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 60 || ttl > 7 * 24 * 3600)) {
     throw new TypeError('tokenTtlSeconds must be a whole number of seconds from 60 to 604800.');
   }
   checkStore(options.store);
+}
+
+function checkCardEntry(value: unknown, what: string): void {
+  if (value !== undefined && !(CARD_ENTRIES as readonly unknown[]).includes(value)) {
+    throw new TypeError(
+      `${what} must be 'hosted' (the provider's payment page) or 'direct' (the card frame), not ${JSON.stringify(value)}.`,
+    );
+  }
 }
 
 const STORE_METHODS = ['get', 'set', 'add', 'append', 'read', 'subscribe', 'schedule', 'claim'];
@@ -208,10 +237,11 @@ export function checkResolvedOrder(value: unknown, what: string): ResolvedOrder 
     (order.channels !== undefined &&
       (!Array.isArray(order.channels) ||
         !order.channels.every((name) => (CHANNELS as readonly string[]).includes(name)))) ||
-    (order.paid !== undefined && typeof order.paid !== 'boolean')
+    (order.paid !== undefined && typeof order.paid !== 'boolean') ||
+    (order.cardEntry !== undefined && !(CARD_ENTRIES as readonly unknown[]).includes(order.cardEntry))
   ) {
     throw new TypeError(
-      `${what} must return { amountMinor: a whole number above 0, currency: a supported ISO code, description: string, channels?: some of ${CHANNELS.join(', ')}, paid?: boolean } or null.`,
+      `${what} must return { amountMinor: a whole number above 0, currency: a supported ISO code, description: string, channels?: some of ${CHANNELS.join(', ')}, paid?: boolean, cardEntry?: 'hosted' | 'direct' } or null.`,
     );
   }
   return {
@@ -220,5 +250,6 @@ export function checkResolvedOrder(value: unknown, what: string): ResolvedOrder 
     description: order.description.slice(0, 200),
     ...(order.channels ? { channels: [...order.channels] } : {}),
     ...(order.paid ? { paid: true } : {}),
+    ...(order.cardEntry ? { cardEntry: order.cardEntry } : {}),
   };
 }

@@ -70,6 +70,7 @@ export function createCompanionHttp(
       return parseInitiation(await call('POST', COMPANION_PATHS.initiate, token, request));
     },
     origin,
+    base: new URL(base, document.baseURI).href.replace(/\/+$/, ''),
     post: (path, token) => call('POST', path, token),
     async status(token) {
       return parseStatus(await call('GET', COMPANION_PATHS.status, token));

@@ -1,5 +1,10 @@
 // The paydrop-card chunk: loaded only when the customer chooses Card (CardPanel.tsx loads it).
-export { CardFields, type CardFieldsProps } from './CardFields';
+export {
+  CardFrame,
+  type CardFrameLink,
+  type CardFrameProps,
+  createCardFrameLink,
+} from './CardFrame';
 export { CardStep, type CardStepProps, cardMessages } from './CardStep';
 export { ChallengeFrame, type ChallengeFrameProps } from './ChallengeFrame';
 export {
@@ -15,7 +20,7 @@ export type {
   CardErrorKey,
   CardField,
   CardFieldValues,
-} from './card-input';
+} from '../../../protocol/card-input';
 export { isChallengeCompletion } from './challenge-message';
 export type { CardMessageKey, CardMessages } from './messages';
 export { cardMessagesEn, cardMessagesFr } from './messages';
