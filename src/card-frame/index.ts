@@ -198,7 +198,10 @@ function start(): void {
       const input = inputs[name];
       if (shown) input.setAttribute('aria-invalid', 'true');
       else input.removeAttribute('aria-invalid');
-      const described = [name === 'number' && brandNote.textContent ? 'card-brand' : '', shown ? `${name}-error` : '']
+      const described = [
+        name === 'number' && brandNote.textContent ? 'card-brand' : '',
+        shown ? `${name}-error` : '',
+      ]
         .filter(Boolean)
         .join(' ');
       if (described) input.setAttribute('aria-describedby', described);
@@ -213,8 +216,7 @@ function start(): void {
     }
     const fields = {} as Record<CardField, CardFieldState>;
     for (const name of FIELDS) {
-      fields[name] =
-        values[name].trim() === '' ? 'empty' : problems[name] ? 'invalid' : 'complete';
+      fields[name] = values[name].trim() === '' ? 'empty' : problems[name] ? 'invalid' : 'complete';
     }
     const last4 = fields.number === 'complete' ? values.number.replace(/\D/g, '').slice(-4) : null;
     const state = JSON.stringify([brand, fields, last4]);
@@ -263,7 +265,10 @@ function start(): void {
         ? { kind: 'started', body: { token: paymentToken, payment } }
         : {
             kind: 'refused',
-            refusal: { status: response.status, body: { error, payment, token: paymentToken, checkout } },
+            refusal: {
+              status: response.status,
+              body: { error, payment, token: paymentToken, checkout },
+            },
           };
     } catch {
       outcome = { kind: 'network' };
@@ -300,7 +305,10 @@ function start(): void {
   document.body.append(form, live);
 
   const report = () =>
-    send({ type: 'height', height: Math.ceil(document.documentElement.getBoundingClientRect().height) });
+    send({
+      type: 'height',
+      height: Math.ceil(document.documentElement.getBoundingClientRect().height),
+    });
   new ResizeObserver(report).observe(document.documentElement);
   render();
   send({ type: 'ready' });

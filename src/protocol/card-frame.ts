@@ -36,7 +36,8 @@ const RGB = new RegExp(
 );
 const RADIUS = /^\d{1,2}(?:\.\d{1,2})?px$/;
 /** Family names and generic families, comma-separated, optionally quoted: nothing else of CSS. */
-const FONT = /^(?:\s*(?:"[\w -]{1,40}"|'[\w -]{1,40}'|[a-z][\w -]{0,40})\s*,)*\s*(?:"[\w -]{1,40}"|'[\w -]{1,40}'|[a-z][\w -]{0,40})\s*$/i;
+const FONT =
+  /^(?:\s*(?:"[\w -]{1,40}"|'[\w -]{1,40}'|[a-z][\w -]{0,40})\s*,)*\s*(?:"[\w -]{1,40}"|'[\w -]{1,40}'|[a-z][\w -]{0,40})\s*$/i;
 
 /**
  * The theme values that pass: colours only as hex or rgb()/rgba(), the radius in px (below
@@ -52,7 +53,11 @@ export function checkTheme(given: unknown): CardFrameTheme {
     const value = typeof values[key] === 'string' ? (values[key] as string).trim() : '';
     if (value === '' || value.length > 200) continue;
     const ok =
-      key === 'radius' ? RADIUS.test(value) : key === 'font' ? FONT.test(value) : HEX.test(value) || RGB.test(value);
+      key === 'radius'
+        ? RADIUS.test(value)
+        : key === 'font'
+          ? FONT.test(value)
+          : HEX.test(value) || RGB.test(value);
     if (ok) theme[key] = value;
   }
   return theme;
@@ -105,7 +110,10 @@ export type CardFrameCommand =
   | { readonly type: 'theme'; readonly theme: CardFrameTheme };
 
 /** A message as it travels: the tag, the per-frame secret, and one event or command. */
-export type CardFrameMessage<T> = T & { readonly tag: typeof CARD_FRAME_TAG; readonly secret: string };
+export type CardFrameMessage<T> = T & {
+  readonly tag: typeof CARD_FRAME_TAG;
+  readonly secret: string;
+};
 
 /**
  * Whether a message event is one of this frame's conversation: from the expected window and

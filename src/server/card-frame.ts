@@ -100,6 +100,8 @@ export function checkCardOrigin(request: Request, path: string, headers: Headers
   }
   if (path !== CARD_PATH) return false;
   if (request.headers.get('origin') !== 'null') {
+    // Not even an allowed page may read the answer: it is the frame's.
+    headers.delete('access-control-allow-origin');
     throw new CheckoutError(
       'cross_site_request',
       'Card details are accepted only from the card frame.',

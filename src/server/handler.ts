@@ -355,7 +355,12 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
           const claims = await claimsOf(request, url);
           const { card, customer } = parse(CardInput, await readJson(request));
           return json(
-            await payments.initiate(claims, { channel: 'Card', card, customer }, publicUrl, () => false),
+            await payments.initiate(
+              claims,
+              { channel: 'Card', card, customer },
+              publicUrl,
+              () => false,
+            ),
             headers,
           );
         },

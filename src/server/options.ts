@@ -238,7 +238,8 @@ export function checkResolvedOrder(value: unknown, what: string): ResolvedOrder 
       (!Array.isArray(order.channels) ||
         !order.channels.every((name) => (CHANNELS as readonly string[]).includes(name)))) ||
     (order.paid !== undefined && typeof order.paid !== 'boolean') ||
-    (order.cardEntry !== undefined && !(CARD_ENTRIES as readonly unknown[]).includes(order.cardEntry))
+    (order.cardEntry !== undefined &&
+      !(CARD_ENTRIES as readonly unknown[]).includes(order.cardEntry))
   ) {
     throw new TypeError(
       `${what} must return { amountMinor: a whole number above 0, currency: a supported ISO code, description: string, channels?: some of ${CHANNELS.join(', ')}, paid?: boolean, cardEntry?: 'hosted' | 'direct' } or null.`,

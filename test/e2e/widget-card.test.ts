@@ -387,7 +387,9 @@ describe('the card fields', () => {
     expect(await number.inputValue()).toBe('4242 42');
     await number.pressSequentially(CARDS.success.slice(6));
     expect(await number.inputValue()).toBe('4242 4242 4242 4242');
-    await cardForm().getByText('Visa').waitFor();
+    // The brand beside the number, and announced.
+    await expect.poll(() => cardForm().locator('.card-brand').textContent()).toBe('Visa');
+    expect(await cardForm().getByRole('status').textContent()).toBe('Visa');
     await field('Expiry date (MM / YY)').pressSequentially('1230');
     expect(await field('Expiry date (MM / YY)').inputValue()).toBe('12 / 30');
 
@@ -409,7 +411,9 @@ describe('the card fields', () => {
     await number.fill(CARDS.success);
     await field('Expiry date (MM / YY)').fill('01 / 20');
     await button('Pay $18.00').click();
-    await cardForm().getByText('This card has expired. Check the date or use another card.').waitFor();
+    await cardForm()
+      .getByText('This card has expired. Check the date or use another card.')
+      .waitFor();
     expect(await cardForm().getByText(numberError).count()).toBe(0);
     expect(await heading('Pay by card').isVisible()).toBe(true);
 

@@ -83,9 +83,7 @@ async function submitThrough(
 
 export function CardStep(props: CardStepProps) {
   const { amountText, other } = props;
-  const made = useRef<{ flow: CardFlow; messages: CardMessages; link: CardFrameLink } | null>(
-    null,
-  );
+  const made = useRef<{ flow: CardFlow; messages: CardMessages; link: CardFrameLink } | null>(null);
   if (!made.current) {
     const { model, companion, customer } = props;
     const card = createCardActions(model.paying);
@@ -161,12 +159,7 @@ export function CardStep(props: CardStepProps) {
         }}
       />
       <div class="actions">
-        <button
-          type="button"
-          class="primary"
-          disabled={busy}
-          onClick={() => void flow.pay()}
-        >
+        <button type="button" class="primary" disabled={busy} onClick={() => void flow.pay()}>
           {messages.pay.replace('{amount}', () => amountText)}
         </button>
       </div>

@@ -1,4 +1,12 @@
 // The paydrop-card chunk: loaded only when the customer chooses Card (CardPanel.tsx loads it).
+
+export type {
+  CardBrand,
+  CardDetails,
+  CardErrorKey,
+  CardField,
+  CardFieldValues,
+} from '../../../protocol/card-input';
 export {
   CardFrame,
   type CardFrameLink,
@@ -14,13 +22,6 @@ export {
   CHALLENGE_TIMEOUT_MS,
   createCardFlow,
 } from './card-flow';
-export type {
-  CardBrand,
-  CardDetails,
-  CardErrorKey,
-  CardField,
-  CardFieldValues,
-} from '../../../protocol/card-input';
 export { isChallengeCompletion } from './challenge-message';
 export type { CardMessageKey, CardMessages } from './messages';
 export { cardMessagesEn, cardMessagesFr } from './messages';
