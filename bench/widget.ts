@@ -24,6 +24,8 @@ const CYCLES = Number(process.env.BENCH_CYCLES ?? 500);
 const LAZY: Readonly<Record<string, string>> = {
   'dist/paydrop-fr.js': 'for French-speaking customers',
   'dist/paydrop-card.js': 'when the customer chooses Card',
+  'dist/paydrop-card-frame.js':
+    'inside the card frame on the direct card path, from the companion (budget 8,192 B)',
   'dist/paydrop-qr.js': 'when a QR code is shown (bank payment finished on a phone)',
   'dist/paydrop-return.js': 'when a blocked bank window turns into a full-page redirect, and back',
   'dist/paydrop-declarative.js':
