@@ -48,6 +48,8 @@ export function createCardFrameLink() {
 
   return {
     secret,
+    /** Set when the frame's checks stopped a submission: focus goes back into it. */
+    correcting: false,
     attach(element: HTMLIFrameElement | null): void {
       frame = element;
     },
@@ -75,7 +77,14 @@ export function createCardFrameLink() {
         }
       });
     },
-    focus: () => command({ type: 'focus' }),
+    /**
+     * Focus to the first field to correct. Chromium lets a cross-origin frame move focus only
+     * once it has it, so the page gives the frame focus first.
+     */
+    focus(): void {
+      frame?.focus();
+      command({ type: 'focus' });
+    },
     theme: (theme: CardFrameTheme) => command({ type: 'theme', theme }),
     /** The last state the frame reported. */
     state: () => state,

@@ -73,6 +73,8 @@ async function submitThrough(
     case 'started':
       return parseInitiation(result.body);
     case 'invalid':
+      // The frame shows what to correct; the step gives it focus once the form is back.
+      link.correcting = true;
       return null;
     case 'refused':
       throw parseFailure(result.refusal.status, result.refusal.body);
@@ -111,6 +113,12 @@ export function CardStep(props: CardStepProps) {
   // Each new stage takes focus to its newest heading, as the dialog's steps do; the first one
   // takes it from the spinner this step replaced.
   useLayoutEffect(() => {
+    if (link.correcting && state.kind === 'entry') {
+      // Back from the frame's own checks: to the first field to correct, not the heading.
+      link.correcting = false;
+      link.focus();
+      return;
+    }
     const headings = root.current?.querySelectorAll<HTMLElement>('[data-step-heading]');
     headings?.[headings.length - 1]?.focus();
   }, [state.kind]);
