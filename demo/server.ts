@@ -253,6 +253,8 @@ checkout = createCheckoutHandler({
   publicUrl: `${running.url}/api/checkout`,
   resolveOrder: resolveDemoOrder,
   resolveLink: resolveDemoLink,
+  // Card entry in the companion's card frame (issue 19); the hosted page is the lead's to wire.
+  cardEntry: 'direct',
   store,
   // The sandbox has one webhook URL, the checkout's: it shares payout moves with the back office.
   onPayoutOutcome: (outcome) => backOffice?.publishPayoutOutcome(outcome),
