@@ -53,9 +53,11 @@ export async function cardFrameAsset(name: string): Promise<Response | undefined
 }
 
 /**
- * The frame document: nothing inline, its script and stylesheet from the companion's origin. The
- * explicit origin, not 'self': in an opaque-origin document 'self' matches nothing in Firefox
- * and Safari (Chromium keeps the URL's origin for it); the origin works in every engine.
+ * The frame document: nothing inline, its script and stylesheet from the companion's origin,
+ * named explicitly rather than as 'self'. Chromium (156, checked) honours either in a document
+ * whose CSP sandbox makes its origin opaque, but CSP defines 'self' by the document's origin,
+ * which is opaque here, and engines have not always agreed; the explicit origin means the same
+ * everywhere.
  *
  * @param assetsUrl {publicUrl}/assets
  * @param pageOrigins the origins that may frame it: the companion's own and allowedOrigins

@@ -628,7 +628,18 @@ describe('a 320 px wide phone', () => {
     }
     // The long errors wrap inside the width too.
     await button('Pay $18.00').click();
-    await shown('Enter the expiry date as it is on your card, for example 08 / 29.').waitFor();
+    const expiryError = cardForm().getByText(
+      'Enter the expiry date as it is on your card, for example 08 / 29.',
+    );
+    await expiryError.waitFor();
+    // Inside the frame's width too (the frame's own document is the companion's).
+    const errorBox = await expiryError.boundingBox();
+    expect((errorBox?.x ?? 0) + (errorBox?.width ?? 0)).toBeLessThanOrEqual(320);
+    expect(
+      await cardForm()
+        .locator('html')
+        .evaluate((root) => root.scrollWidth <= root.clientWidth),
+    ).toBe(true);
     const errors = await overflow();
     expect(errors.scrollWidth).toBeLessThanOrEqual(errors.clientWidth);
     expect(errors.outside).toEqual([]);

@@ -378,6 +378,30 @@ describe('Card in the dialog', () => {
 });
 
 describe('the card fields', () => {
+  it('take the merchant’s theme through the frame, each value checked, none as markup', async () => {
+    shop.scripts.set(
+      '/theme.js',
+      `const root = document.documentElement.style;
+root.setProperty('--paydrop-brand', '#0a7d5a');
+root.setProperty('--paydrop-radius', '6px');
+root.setProperty('--paydrop-font', 'x;}body{display:none');`,
+    );
+    shop.pages.set('/', buttonPage('mug-usd', `${RECORDER_TAG}<script src="/theme.js"></script>`));
+    await openCardForm();
+    const theme = () =>
+      cardForm()
+        .locator('html')
+        .evaluate((root) =>
+          ['brand', 'radius', 'font'].map((key) => root.style.getPropertyValue(`--theme-${key}`)),
+        );
+    await expect.poll(theme).toEqual(['#0a7d5a', '6px', '']);
+    expect(
+      await field('Card number').evaluate((input) => getComputedStyle(input).borderRadius),
+    ).toBe('3px');
+    expect(await field('Card number').isVisible()).toBe(true);
+    await expectNoViolations();
+  });
+
   it('group the number, refuse a wrong number or a past expiry before sending anything, and keep the number out of storage and other requests', async () => {
     await openCardForm();
     const number = field('Card number');
