@@ -13,18 +13,34 @@ import { CheckoutError } from './errors';
 
 export { CARD_FRAME_PATH, CARD_PATH };
 
+/**
+ * The built files' text. Bundled (the published dist/server.js, and Vitest) they are Vite `?raw`
+ * imports, strings inside the server's code that any runtime serves; run from the sources by plain
+ * Node (tsx, as the demo runs), where `?raw` means nothing and would run the frame's script,
+ * they are read from dist/. `import.meta.env` is Vite's and tells the two apart.
+ */
+async function builtText(
+  name: 'paydrop-card-frame.js' | 'paydrop-card-frame.css',
+  bundled: () => Promise<{ default: string }>,
+): Promise<string> {
+  if ((import.meta as { env?: unknown }).env) return (await bundled()).default;
+  const { readFile } = await import('node:fs/promises');
+  return readFile(new URL(`../../dist/${name}`, import.meta.url), 'utf8');
+}
+
 /** The frame's files under {basePath}/assets/, built by `vite build --mode card-frame`. */
-const FILES: Readonly<Record<string, { type: string; load: () => Promise<{ default: string }> }>> =
-  {
-    'card-frame.js': {
-      type: 'text/javascript; charset=utf-8',
-      load: () => import('../../dist/paydrop-card-frame.js?raw'),
-    },
-    'card-frame.css': {
-      type: 'text/css; charset=utf-8',
-      load: () => import('../../dist/paydrop-card-frame.css?raw'),
-    },
-  };
+const FILES: Readonly<Record<string, { type: string; load: () => Promise<string> }>> = {
+  'card-frame.js': {
+    type: 'text/javascript; charset=utf-8',
+    load: () =>
+      builtText('paydrop-card-frame.js', () => import('../../dist/paydrop-card-frame.js?raw')),
+  },
+  'card-frame.css': {
+    type: 'text/css; charset=utf-8',
+    load: () =>
+      builtText('paydrop-card-frame.css', () => import('../../dist/paydrop-card-frame.css?raw')),
+  },
+};
 
 /** One of the frame's files, or undefined for any other name. */
 export async function cardFrameAsset(name: string): Promise<Response | undefined> {
@@ -32,7 +48,7 @@ export async function cardFrameAsset(name: string): Promise<Response | undefined
   const file = FILES[name] as (typeof FILES)[string];
   let body: string;
   try {
-    body = (await file.load()).default;
+    body = await file.load();
   } catch (error) {
     // Only a source checkout that was never built gets here; a published package inlines them.
     throw new CheckoutError(
