@@ -124,18 +124,20 @@ export function CardFrame(props: CardFrameProps) {
   const frame = useRef<HTMLIFrameElement | null>(null);
   const latest = useRef(props);
   latest.current = props;
-  const src = useRef('');
-  if (!src.current) {
-    const fragment = new URLSearchParams({
-      [CARD_FRAME_PARAMS.token]: props.token,
-      [CARD_FRAME_PARAMS.secret]: props.link.secret,
-      [CARD_FRAME_PARAMS.origin]: location.origin,
-      [CARD_FRAME_PARAMS.locale]: props.locale,
-    });
-    // The fragment never reaches a server, a log or a Referer.
-    src.current = `${props.companionBase}${CARD_FRAME_PATH}#${fragment}`;
-  }
   useLayoutEffect(() => {
+    const element = frame.current;
+    if (element) {
+      // Set once mounted, when the dialog's theme can be read from its host.
+      const fragment = new URLSearchParams({
+        [CARD_FRAME_PARAMS.token]: props.token,
+        [CARD_FRAME_PARAMS.secret]: props.link.secret,
+        [CARD_FRAME_PARAMS.origin]: location.origin,
+        [CARD_FRAME_PARAMS.locale]: props.locale,
+        ...pageTheme(element),
+      });
+      // The fragment never reaches a server, a log or a Referer.
+      element.src = `${props.companionBase}${CARD_FRAME_PATH}#${fragment}`;
+    }
     const onMessage = (event: MessageEvent) => {
       const { link, onEvent } = latest.current;
       const received = link.receive(event);
@@ -145,7 +147,6 @@ export function CardFrame(props: CardFrameProps) {
         // CSSOM, not a style attribute: the page's CSP needs no 'unsafe-inline'.
         frame.current.style.height = `${height}px`;
       }
-      if (received.type === 'ready') link.theme(pageTheme(frame.current));
       onEvent(received);
     };
     addEventListener('message', onMessage);
@@ -154,7 +155,6 @@ export function CardFrame(props: CardFrameProps) {
   return h('iframe', {
     class: 'card-frame',
     title: props.title,
-    src: src.current,
     sandbox: 'allow-scripts allow-forms',
     referrerpolicy: 'no-referrer',
     ref: (element: HTMLIFrameElement | null) => {
