@@ -10,6 +10,8 @@ import { defineConfig, type Plugin, type UserConfig } from 'vite';
  *   Preact and signals, paydrop-return.js (the bank redirect and the way back),
  *   paydrop-declarative.js (what a click on a data-paydrop-* element does) and
  *   paydrop-outcomes.js (the words of a payment that did not go through);
+ * - card-frame: dist/paydrop-card-frame.js and .css, the direct card path's frame (issue 19): a
+ *   classic script and its stylesheet, which the companion serves from {basePath}/assets/;
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`;
  * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers, the
  *   Node adapters dist/server-node.js, and the stores dist/server-sqlite.js and dist/server-redis.js:
@@ -104,6 +106,27 @@ export default defineConfig(({ mode }): UserConfig => {
           },
           formats: ['es'],
           fileName: (_format, name) => `${name}.js`,
+        },
+      },
+    };
+  }
+  if (mode === 'card-frame') {
+    // A classic script (the frame's CSP allows the companion's files, nothing inline) with its
+    // own copy of what it needs, minified twice like paydrop.js: it has a budget of 8 KB gzipped.
+    return {
+      plugins: [squeezeScript()],
+      build: {
+        outDir: 'dist',
+        emptyOutDir: false,
+        target: 'es2022',
+        cssTarget: ['chrome123', 'edge123', 'firefox120', 'safari17.5'],
+        sourcemap: 'hidden',
+        lib: {
+          entry: 'src/card-frame/index.ts',
+          formats: ['iife'],
+          name: 'PaydropCardFrame',
+          fileName: () => 'paydrop-card-frame.js',
+          cssFileName: 'paydrop-card-frame',
         },
       },
     };

@@ -271,6 +271,8 @@ checkout = createCheckoutHandler({
   publicUrl: `${running.url}/api/checkout`,
   resolveOrder: resolveDemoOrder,
   resolveLink: resolveDemoLink,
+  // Cards are paid on the provider's hosted page (the default); the mug keeps the card frame
+  // (demo/catalogue.ts), so the demo shows both paths.
   store,
   // The sandbox has one webhook URL, the checkout's: it shares payout moves with the back office.
   onPayoutOutcome: (outcome) => backOffice?.publishPayoutOutcome(outcome),

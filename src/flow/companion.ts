@@ -42,19 +42,9 @@ export interface SessionView extends CheckoutViewWire {
   readonly payment: PaymentView | null;
 }
 
-/**
- * The card as the companion takes it on initiation (README, "What the browser can call"): month
- * 1–12 and a four-digit year as numbers, the rest strings. It goes to the companion and nowhere
- * else.
- * @example { number: '4242424242424242', expiryMonth: 12, expiryYear: 2028, cvv: '123', holderName: 'Amina Bello' }
- */
-export interface CardDetails {
-  readonly number: string;
-  readonly expiryMonth: number;
-  readonly expiryYear: number;
-  readonly cvv: string;
-  readonly holderName: string;
-}
+import type { CardDetails } from '../protocol/card-input';
+
+export type { CardDetails };
 
 export interface InitiateRequest {
   readonly channel: Channel;
@@ -101,6 +91,8 @@ export interface CardCalls {
 export interface HttpCompanion extends CompanionPort {
   /** The companion's origin, the only one its pages' messages may come from. */
   readonly origin: string;
+  /** The companion's absolute URL (the endpoint), under which its pages live: the card frame's. */
+  readonly base: string;
   /** POSTs to a companion path with the payment's token (and a JSON body); the answer unchecked, or a failure. */
   post(path: string, token: string, body?: unknown): Promise<unknown>;
 }

@@ -10,6 +10,14 @@ import { createProviderClock } from '../protocol/provider-clock';
 import { createProviderClient } from '../provider/client';
 import { createProviderTransport } from '../provider/transport';
 import { createAttemptLimits, resolveLimits } from './attempt-limits';
+import {
+  CARD_FRAME_PATH,
+  CARD_PATH,
+  cardFrameAsset,
+  cardFramePage,
+  cardPreflight,
+  checkCardOrigin,
+} from './card-frame';
 import { clientAddressOf } from './client-address';
 import { CheckoutError, toCheckoutError } from './errors';
 import { eventStream } from './events';
@@ -24,7 +32,14 @@ import { createPaymentService } from './payments';
 import { createPayoutOutcomes, PAYOUT_QUEUE, SWEEP_QUEUE } from './payout-outcomes';
 import { readCapped } from './read-body';
 import { redactingLogger } from './redacting-logger';
-import { CardPageInput, InitiateInput, issuesOf, SessionInput } from './schemas';
+import {
+  CARD_ON_INITIATE_ISSUE,
+  CardInput,
+  CardPageInput,
+  InitiateInput,
+  issuesOf,
+  SessionInput,
+} from './schemas';
 import { createStatusCache } from './status-cache';
 import { createMemoryStore } from './store';
 import { type CheckoutClaims, createTokenSigner } from './token';
@@ -369,7 +384,13 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       {
         POST: async ({ request, url, headers, publicUrl }) => {
           const claims = await claimsOf(request, url);
-          const input = parse(InitiateInput, await readJson(request));
+          const body = await readJson(request);
+          if (body && typeof body === 'object' && Object.hasOwn(body, 'card')) {
+            throw new CheckoutError('invalid_request', 'The request is not valid.', {
+              issues: [`card ${CARD_ON_INITIATE_ISSUE}`],
+            });
+          }
+          const input = parse(InitiateInput, body);
           const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
           const client = { request, address: clientAddressOf(request, options) };
           const answer = await payments.initiate(claims, input, publicUrl, allowedReturn, client);
@@ -392,6 +413,39 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
           const client = { request, address: clientAddressOf(request, options) };
           return json(
             await payments.openCardPage(claims, input, publicUrl, allowedReturn, client),
+            headers,
+          );
+        },
+      },
+    ],
+    [
+      CARD_FRAME_PATH,
+      {
+        GET: async ({ request, publicUrl }) =>
+          cardFramePage(`${publicUrl}/assets`, [
+            new URL(publicUrlOf(request)).origin,
+            ...allowedOrigins,
+          ]),
+      },
+    ],
+    [
+      CARD_PATH,
+      {
+        // The card frame's own call (its origin checked in handle): the same initiation as
+        // /initiate, with the card it alone may send.
+        POST: async ({ request, url, headers, publicUrl }) => {
+          const claims = await claimsOf(request, url);
+          const { card, customer } = parse(CardInput, await readJson(request));
+          // Counted against the customer's address like any card attempt (issue 20).
+          const client = { request, address: clientAddressOf(request, options) };
+          return json(
+            await payments.initiate(
+              claims,
+              { channel: 'Card', card, customer },
+              publicUrl,
+              () => false,
+              client,
+            ),
             headers,
           );
         },
@@ -531,6 +585,9 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       return run({ request, url, headers, publicUrl: publicUrlOf(request) });
     }
     const name = path.slice('/assets/'.length);
+    const frameFile =
+      method === 'GET' && path.startsWith('/assets/') ? await cardFrameAsset(name) : undefined;
+    if (frameFile) return frameFile;
     // hasOwn: 'constructor' or 'toString' is no asset.
     const asset =
       method === 'GET' && path.startsWith('/assets/') && Object.hasOwn(ASSETS, name)
@@ -571,7 +628,11 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       const path = url.pathname.slice(basePath.length) || '/';
       const origin = request.headers.get('origin');
       const isWebhook = path === '/webhooks';
-      if (!isWebhook && origin !== null && !originAllowed(origin, request)) {
+      // POST /card takes Origin: null (the card frame's opaque origin) and nothing else; the
+      // frame's own files are fetched with it too.
+      const isCard = checkCardOrigin(request, path, headers);
+      if (isCard && request.method === 'OPTIONS') return cardPreflight(headers);
+      if (!isWebhook && !isCard && origin !== null && !originAllowed(origin, request)) {
         throw new CheckoutError(
           request.method === 'GET' || request.method === 'OPTIONS'
             ? 'origin_not_allowed'

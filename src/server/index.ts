@@ -24,6 +24,7 @@ export type { TrustProxy } from './client-address';
 export { CHECKOUT_ERROR_STATUS, CheckoutError, type CheckoutErrorCode } from './errors';
 export { type CheckoutHandler, createCheckoutHandler } from './handler';
 export type {
+  CardEntry,
   CheckoutHandlerOptions,
   CheckoutLogger,
   PaymentOutcome,

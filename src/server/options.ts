@@ -31,9 +31,21 @@ export interface ResolvedOrder {
    * once, before choosing how to pay. Default false.
    */
   readonly paid?: boolean | undefined;
-  /** Where this order's card is typed, over the handler's `cardEntry`. */
+  /**
+   * How this order's customer enters a card; overrides the handler's `cardEntry`.
+   * @example { amountMinor: 1800, currency: 'USD', description: 'Mug', cardEntry: 'direct' }
+   */
   readonly cardEntry?: CardEntry | undefined;
 }
+
+/**
+ * Where the customer types a card. `'hosted'`: on the provider's payment page (PCI DSS SAQ A).
+ * `'direct'`: in the companion's isolated card frame, which sends the card to the companion and
+ * on to the provider; only for merchants the provider lets send card details (SAQ D).
+ */
+export type { CardEntry };
+
+const CARD_ENTRIES: readonly CardEntry[] = ['hosted', 'direct'];
 
 /** A payment's final outcome, reported once per reference. */
 export interface PaymentOutcome {
@@ -237,8 +249,10 @@ export function checkOptions(options: CheckoutHandlerOptions): void {
 }
 
 function checkCardEntry(value: unknown, what: string): void {
-  if (value !== undefined && value !== 'hosted' && value !== 'direct') {
-    throw new TypeError(`${what} must be 'hosted' or 'direct', not ${JSON.stringify(value)}.`);
+  if (value !== undefined && !(CARD_ENTRIES as readonly unknown[]).includes(value)) {
+    throw new TypeError(
+      `${what} must be 'hosted' (the provider's payment page) or 'direct' (the card frame), not ${JSON.stringify(value)}.`,
+    );
   }
 }
 
@@ -285,7 +299,8 @@ export function checkResolvedOrder(value: unknown, what: string): ResolvedOrder 
       (!Array.isArray(order.channels) ||
         !order.channels.every((name) => (CHANNELS as readonly string[]).includes(name)))) ||
     (order.paid !== undefined && typeof order.paid !== 'boolean') ||
-    (order.cardEntry !== undefined && order.cardEntry !== 'hosted' && order.cardEntry !== 'direct')
+    (order.cardEntry !== undefined &&
+      !(CARD_ENTRIES as readonly unknown[]).includes(order.cardEntry))
   ) {
     throw new TypeError(
       `${what} must return { amountMinor: a whole number above 0, currency: a supported ISO code, description: string, channels?: some of ${CHANNELS.join(', ')}, paid?: boolean, cardEntry?: 'hosted' | 'direct' } or null.`,

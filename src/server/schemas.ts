@@ -111,7 +111,6 @@ export const InitiateInput = v.pipe(
   v.object({
     channel: v.picklist(CHANNELS, `must be one of ${CHANNELS.join(', ')}`),
     customer: v.optional(Customer),
-    card: v.optional(UnexpiredCard),
     /** The merchant page to come back to after a full-page bank redirect. */
     returnTo: v.optional(
       v.pipe(v.string('must be a string'), v.maxLength(2048), v.url('must be an absolute URL')),
@@ -119,9 +118,10 @@ export const InitiateInput = v.pipe(
     /** False when the bank opens in a popup: its page closes itself instead of redirecting. */
     redirect: v.optional(v.boolean('must be true or false')),
   }),
+  // Card details come from the card frame alone (POST /card, issue 19): a page never sends them.
   v.check(
-    (input) => (input.channel === 'Card') === (input.card !== undefined),
-    'card is required for Card, and only for Card',
+    (input) => input.channel !== 'Card',
+    'channel Card is started by the card frame (POST /card), not by the page',
   ),
 );
 
@@ -132,7 +132,24 @@ export const CardPageInput = v.object({
   ),
 });
 
-export type InitiateInputValue = v.InferOutput<typeof InitiateInput>;
+/**
+ * What the card frame sends to POST /card: the card and the customer's details. It is the one
+ * body that carries card data, and only the frame's document sends it.
+ */
+export const CardInput = v.object({
+  card: UnexpiredCard,
+  customer: v.optional(Customer),
+});
+
+/** Why /initiate refuses a body that carries a card, before anything else is read. */
+export const CARD_ON_INITIATE_ISSUE =
+  'card details are accepted only from the card frame (POST /card): the page never sends them';
+
+/** What a payment is started with: the page's choice, and a card only from the card frame. */
+export type InitiateInputValue = Omit<v.InferOutput<typeof InitiateInput>, 'channel'> & {
+  readonly channel: v.InferOutput<typeof InitiateInput>['channel'];
+  readonly card?: v.InferOutput<typeof CardInput>['card'] | undefined;
+};
 
 /** "field: message" texts for the `issues` of a 400. */
 export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): string[] {

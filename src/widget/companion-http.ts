@@ -73,6 +73,7 @@ export function createCompanionHttp(
       return parseInitiation(await call('POST', COMPANION_PATHS.initiate, token, request));
     },
     origin,
+    base: new URL(base, document.baseURI).href.replace(/\/+$/, ''),
     post: call.bind(null, 'POST'),
     async status(token) {
       return parseStatus(await call('GET', COMPANION_PATHS.status, token));

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
-// The card step the card chunk brings, over a real model and the fake companion: the card handed to
-// the companion once, the form locked while it works, a refused card said so, the issuer's challenge
+// The card step the card chunk brings, over a real model and the fake companion: the card frame
+// (its document is the companion's and does not run in jsdom, so a stand-in answers for it, as the
+// real one does, by messages), the card sent once, the form locked while it works, a refused card said so, the issuer's challenge
 // framed from the companion's origin and finished only by the one message that may finish it, the
 // card's styles adopted into the dialog's shadow root, and no axe violations.
 import { act, fireEvent, render, screen, within } from '@testing-library/preact';
@@ -8,6 +9,7 @@ import { h } from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CheckoutModel, createCheckoutModel } from '../../src/flow/checkout-model';
 import { CompanionFailure, type CustomerDetails } from '../../src/flow/companion';
+import { CARD_FRAME_TAG } from '../../src/protocol/card-frame';
 import { CardStep, CHALLENGE_TIMEOUT_MS } from '../../src/widget/channels/card/chunk';
 import { axeViolations } from './axe';
 import { andRedraw, dialog, renderCheckout } from './checkout-harness';
@@ -105,22 +107,89 @@ async function renderCard(
 
 const payButton = () => screen.getByRole('button', { name: 'Pay $18.00' }) as HTMLButtonElement;
 
-/** Fills the four fields as a customer (or autofill) would. */
-function fillCard(scope: Pick<typeof screen, 'getByRole'> = screen): void {
-  const fill = (name: string, value: string) =>
-    fireEvent.input(scope.getByRole('textbox', { name }), { target: { value } });
-  fill('Card number', '4242 4242 4242 4242');
-  fill('Expiry date (MM / YY)', `12 / ${String(YEAR).slice(2)}`);
-  fill('Security code', '123');
-  fill('Name on card', 'Amina Bello');
+const cardFrame = (scope: ParentNode = document) =>
+  scope.querySelector('iframe.card-frame') as HTMLIFrameElement;
+
+/** The frame's fragment: what the widget told it (token, secret, origin, locale). */
+const fragmentOf = (frame: HTMLIFrameElement) =>
+  new URLSearchParams(new URL(frame.src).hash.slice(1));
+
+/** A message from the card frame as the page receives it: origin "null", the frame's window. */
+function fromFrame(
+  event: Record<string, unknown>,
+  init: { frame?: HTMLIFrameElement; secret?: string; source?: Window | null } = {},
+): void {
+  const frame = init.frame ?? cardFrame();
+  const secret = init.secret ?? fragmentOf(frame).get('secret') ?? '';
+  window.dispatchEvent(
+    new MessageEvent('message', {
+      data: { ...event, tag: CARD_FRAME_TAG, secret },
+      origin: 'null',
+      source: init.source === undefined ? frame.contentWindow : init.source,
+    }),
+  );
+}
+
+/** What the page told the frame, in order. */
+let commands: Array<Record<string, unknown>> = [];
+
+/**
+ * Plays the card frame: a valid card typed in it, and on the page's `submit` the frame's POST
+ * /card, answered by the fake companion's initiation (the same answers and refusals).
+ */
+function playFrame(companion: FakeCompanion, scope: ParentNode = document): void {
+  const frame = cardFrame(scope);
+  const target = frame.contentWindow as Window;
+  commands = [];
+  target.postMessage = ((data: Record<string, unknown>) => {
+    commands.push(data);
+    if (data.type !== 'submit' || data.secret !== fragmentOf(frame).get('secret')) return;
+    const customer = data.customer as CustomerDetails | undefined;
+    companion.initiate('session-token', { channel: 'Card', card: CARD, customer }).then(
+      // On the wire, as the companion answered the frame: times as ISO strings.
+      ({ token, payment }) =>
+        fromFrame(
+          {
+            type: 'result',
+            result: {
+              kind: 'started',
+              body: {
+                token,
+                payment: { ...payment, serverTime: new Date(payment.serverTime).toISOString() },
+              },
+            },
+          },
+          { frame },
+        ),
+      (error: CompanionFailure) =>
+        fromFrame(
+          {
+            type: 'result',
+            result: {
+              kind: 'refused',
+              refusal: {
+                status: error.code === 'invalid' ? 400 : 503,
+                body: {
+                  error: {
+                    code: error.code === 'invalid' ? 'invalid_request' : error.code,
+                    message: error.message,
+                  },
+                },
+              },
+            },
+          },
+          { frame },
+        ),
+    );
+  }) as Window['postMessage'];
 }
 
 /**
- * Fills the card and presses Pay. The click is rendered at once, as a browser would before the
- * companion answers; act() around the answer alone, so the busy form is drawn on its own.
+ * Presses Pay with a valid card in the frame. The click is rendered at once, as a browser would
+ * before the companion answers; act() around the answer alone, so the busy form is drawn alone.
  */
-async function pay(): Promise<void> {
-  fillCard();
+async function pay(companion?: FakeCompanion, scope: ParentNode = document): Promise<void> {
+  if (companion) playFrame(companion, scope);
   fireEvent.click(payButton());
   await act(() => settle());
 }
@@ -133,7 +202,7 @@ async function toChallenge(setup: Parameters<typeof renderCard>[0] = {}) {
     challengeUrl: CHALLENGE_URL,
   });
   const view = await renderCard({ ...setup, companion });
-  await pay();
+  await pay(companion);
   const frame = screen.getByTitle('Verification by your card issuer') as HTMLIFrameElement;
   return { ...view, frame };
 }
@@ -154,29 +223,61 @@ const completion = (outcome: string, reference = 'ref_0001') => ({
   outcome,
 });
 
-describe('the card form’s texts', () => {
-  it('are French for a French locale, as the dialog is', async () => {
+describe('the card frame', () => {
+  it('is sandboxed without same-origin, framed from the companion with the token, a secret, the page origin and the locale in its fragment', async () => {
     await renderCard({ locale: 'fr-CA' });
-    expect(screen.getByRole('textbox', { name: 'Numéro de carte' })).toBeTruthy();
+    const frame = cardFrame();
+    expect(frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
+    expect(frame.getAttribute('referrerpolicy')).toBe('no-referrer');
+    const url = new URL(frame.src);
+    expect(url.origin + url.pathname).toBe(`${COMPANION_ORIGIN}/api/checkout/card-frame`);
+    expect(url.search).toBe('');
+    const fragment = fragmentOf(frame);
+    expect(fragment.get('token')).toBe('session-token');
+    expect(fragment.get('secret')).toMatch(/^[\da-f]{36}$/);
+    expect(fragment.get('origin')).toBe(location.origin);
+    expect(fragment.get('locale')).toBe('fr-CA');
+    // Its title and the Pay button are the page's, in the page's language.
+    expect(frame.title).toBe('Données de la carte');
+    expect(screen.getByRole('button', { name: 'Payer $18.00' })).toBeTruthy();
   });
 
-  it('stay English for a language that only starts with "fr" (Frisian), as the dialog does', async () => {
-    await renderCard({ locale: 'fry' });
-    expect(screen.getByRole('textbox', { name: 'Card number' })).toBeTruthy();
+  it('gets a secret of its own in every card step', async () => {
+    await renderCard();
+    const first = fragmentOf(cardFrame()).get('secret');
+    document.body.replaceChildren();
+    await renderCard();
+    expect(fragmentOf(cardFrame()).get('secret')).not.toBe(first);
   });
 
-  it('take the merchant’s overrides of card texts, and only those', async () => {
-    await renderCard({ messages: { numberLabel: 'Long number', close: 'Shut' } });
-    expect(screen.getByRole('textbox', { name: 'Long number' })).toBeTruthy();
-    expect(screen.getByRole('textbox', { name: 'Security code' })).toBeTruthy();
+  it('is sized by the height it reports, only from its own window with its secret', async () => {
+    await renderCard();
+    const frame = cardFrame();
+    fromFrame({ type: 'height', height: 333 });
+    expect(frame.style.height).toBe('333px');
+    fromFrame({ type: 'height', height: 900 }, { secret: 'f'.repeat(36) });
+    fromFrame({ type: 'height', height: 901 }, { source: window });
+    fromFrame({ type: 'height', height: 902 }, { source: null });
+    expect(frame.style.height).toBe('333px');
+    // A height past all reason is capped.
+    fromFrame({ type: 'height', height: 1e9 });
+    expect(frame.style.height).toBe('2000px');
+  });
+
+  it('take the merchant’s overrides of the step’s texts', async () => {
+    await renderCard({ messages: { pay: 'Buy now for {amount}', close: 'Shut' } });
+    expect(screen.getByRole('button', { name: 'Buy now for $18.00' })).toBeTruthy();
   });
 });
 
 describe('paying by card', () => {
-  it('hands the card to companion.initiate with the session token, then authenticates and finalizes', async () => {
+  it('has the frame send the card (with the customer), then authenticates and finalizes', async () => {
     const customer = { email: 'amina@example.com' };
     const { companion, model } = await renderCard({ customer });
-    await pay();
+    await pay(companion);
+    expect(commands.map((command) => [command.type, command.customer])).toEqual([
+      ['submit', customer],
+    ]);
     expect(companion.initiateCalls).toEqual([
       { token: 'session-token', channel: 'Card', card: CARD, customer },
     ]);
@@ -191,15 +292,16 @@ describe('paying by card', () => {
     const initiation = deferred<Awaited<ReturnType<FakeCompanion['answerInitiate']>>>();
     companion.answerInitiate = () => initiation.promise;
     const { container, model } = await renderCard({ companion });
-    await pay();
+    await pay(companion);
 
     expect(payButton().disabled).toBe(true);
     const processing = screen.getByText('Processing your payment…');
     expect(document.activeElement).toBe(processing);
     expect(screen.queryByRole('button', { name: 'Choose another way to pay' })).toBeNull();
-    expect(await axeViolations(container)).toEqual([]);
+    expect(await axeViolations(container, { iframes: false })).toEqual([]);
 
-    fireEvent.submit(container.querySelector('form') as HTMLFormElement);
+    // Enter in the frame, and Pay again: nothing more is sent.
+    fromFrame({ type: 'submit-request' });
     fireEvent.click(payButton());
     expect(companion.initiateCalls).toHaveLength(1);
     // Nothing exists yet that closing would leave half-done.
@@ -215,7 +317,7 @@ describe('paying by card', () => {
       throw new CompanionFailure('invalid', 'The provider refused the payment details.');
     };
     const { model, container } = await renderCard({ companion });
-    await pay();
+    await pay(companion);
 
     expect(screen.getByRole('alert').textContent).toBe(
       'Your card details were refused. Check them and try again.',
@@ -229,7 +331,7 @@ describe('paying by card', () => {
       payment: null,
     });
     expect(screen.getByRole('button', { name: 'Choose another way to pay' })).toBeTruthy();
-    expect(await axeViolations(container)).toEqual([]);
+    expect(await axeViolations(container, { iframes: false })).toEqual([]);
 
     companion.answerInitiate = async () => ({ token: 'payment-token', payment: cardPayment() });
     fireEvent.click(payButton());
@@ -244,14 +346,44 @@ describe('paying by card', () => {
       throw new CompanionFailure('unavailable', 'down');
     };
     const { model } = await renderCard({ companion });
-    await pay();
+    await pay(companion);
     expect(screen.queryByRole('alert')).toBeNull();
     expect(model.step.peek()).toMatchObject({ kind: 'error', code: 'unavailable' });
   });
 
+  it('a card the frame’s own checks stop goes nowhere: the form stays, Pay works again', async () => {
+    const { companion, model } = await renderCard();
+    fireEvent.click(payButton());
+    expect(payButton().disabled).toBe(true);
+    await andRedraw(() => fromFrame({ type: 'result', result: { kind: 'invalid' } }));
+    expect(payButton().disabled).toBe(false);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(companion.initiateCalls).toEqual([]);
+    expect(model.step.peek()).toMatchObject({ kind: 'paying', phase: 'entry' });
+  });
+
+  it('ignores a result that is not the frame’s: another window, or without its secret', async () => {
+    const { model } = await renderCard();
+    fireEvent.click(payButton());
+    const started = { kind: 'started', body: { token: 'payment-token', payment: cardPayment() } };
+    await andRedraw(() => {
+      fromFrame({ type: 'result', result: started }, { source: window });
+      fromFrame({ type: 'result', result: started }, { secret: 'a'.repeat(36) });
+    });
+    expect(payButton().disabled).toBe(true);
+    expect(model.step.peek()).toMatchObject({ kind: 'paying', phase: 'entry' });
+  });
+
+  it('no answer from the frame’s call is the checkout’s network error', async () => {
+    const { model } = await renderCard();
+    fireEvent.click(payButton());
+    await andRedraw(() => fromFrame({ type: 'result', result: { kind: 'network' } }));
+    expect(model.step.peek()).toMatchObject({ kind: 'error', code: 'network' });
+  });
+
   it('passes axe on the empty form', async () => {
     const { container } = await renderCard();
-    expect(await axeViolations(container)).toEqual([]);
+    expect(await axeViolations(container, { iframes: false })).toEqual([]);
   });
 });
 
@@ -265,6 +397,7 @@ describe('the issuer’s challenge', () => {
     expect(frame.hasAttribute('sandbox')).toBe(false);
     expect(frame.getAttribute('referrerpolicy')).toBe('no-referrer');
     expect(container.querySelectorAll('iframe')).toHaveLength(1);
+    expect(container.querySelector('iframe.card-frame')).toBeNull();
     // The payment exists now: closing the checkout must ask first.
     expect(model.step.peek()).toEqual({
       kind: 'paying',
@@ -283,8 +416,8 @@ describe('the issuer’s challenge', () => {
       challengeUrl: 'https://issuer.example/acs?token=payment-token',
     });
     const { model, container } = await renderCard({ companion });
-    await pay();
-    expect(container.querySelector('iframe')).toBeNull();
+    await pay(companion);
+    expect(container.querySelector('iframe.challenge-frame')).toBeNull();
     expect(model.step.peek()).toMatchObject({ kind: 'error', code: 'bad_response' });
     expect(companion.finalizeCalls).toEqual([]);
   });
@@ -385,14 +518,10 @@ describe('the card’s styles', () => {
     expect(shadow.adoptedStyleSheets).toHaveLength(2);
     expect(shadow.adoptedStyleSheets[0]).toBe(dialogSheet);
     expect(selectors(shadow.adoptedStyleSheets[1])).toEqual(
-      expect.arrayContaining(['.card-step', '.card-fields', '.challenge-frame']),
+      expect.arrayContaining(['.card-step', '.card-frame', '.challenge-frame']),
     );
 
-    // Into the challenge, and a second card step in the same dialog: still one copy.
-    fillCard(within(container));
-    fireEvent.click(within(container).getByRole('button', { name: 'Pay $18.00' }));
-    await act(() => settle());
-    expect(shadow.querySelector('iframe')).not.toBeNull();
+    // A second card step in the same dialog: still one copy.
     const second = shadow.appendChild(document.createElement('div'));
     await renderCard({ container: second });
     expect(shadow.adoptedStyleSheets).toHaveLength(2);
@@ -420,7 +549,7 @@ describe('in the checkout', () => {
       locale: 'en-US',
     });
     await screen.findByRole('button', { name: 'Pay $18.00' });
-    await pay();
+    await pay(companion, dialog());
     const frame = screen.getByTitle('Verification by your card issuer');
 
     await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Close' })));

@@ -87,6 +87,7 @@ export const COMPANION_ORIGIN = 'https://shop.example';
  */
 export class FakeCompanion implements HttpCompanion {
   readonly origin = COMPANION_ORIGIN;
+  readonly base = `${COMPANION_ORIGIN}/api/checkout`;
   readonly sessionCalls: Array<{ order: string } | { link: string }> = [];
   readonly initiateCalls: Array<{ token: string } & InitiateRequest> = [];
   readonly statusCalls: string[] = [];

@@ -78,6 +78,7 @@ for (const locale of ['en', 'fr'] as const) {
         it('finds nothing of moderate impact or above in any state', async () => {
           shop = await startShop({
             csp: null,
+            companion: { cardEntry: 'direct' },
             // A second tote, for the account that expires after the first is paid.
             orders: {
               ...DEFAULT_ORDERS,
@@ -110,21 +111,32 @@ for (const locale of ['en', 'fr'] as const) {
           };
           const stepHeading = () => page.locator('paydrop-checkout .body h3').first();
 
+          // The card form is the card frame's (issue 19); Pay is the step's, outside it.
+          const cardField = (label: string) =>
+            page
+              .frameLocator('paydrop-checkout iframe.card-frame')
+              .getByLabel(label, { exact: true });
+          const pay = () => page.locator('paydrop-checkout .card-step .actions button.primary');
+
           // The channel list, the card form, its errors, a declined card.
           await openOn('/gbp');
           await heading(messages.chooseMethod).waitFor();
           await look('1-channels');
           await button(messages.channelCard).click();
-          await field(card.numberLabel).waitFor();
+          await cardField(card.numberLabel).waitFor();
           await look('2-card');
-          await page.locator('paydrop-checkout form button[type="submit"]').click();
-          await checkout.shown(card.numberIncomplete).waitFor();
+          await pay().click();
+          await page
+            .frameLocator('paydrop-checkout iframe.card-frame')
+            .getByText(card.numberIncomplete)
+            .waitFor();
           await look('3-card-errors');
-          await field(card.numberLabel).fill('4000000000000002');
-          await field(card.expiryLabel).fill(`12${(new Date().getFullYear() + 5) % 100}`);
-          await field(card.cvcLabel).fill('123');
-          await field(card.nameLabel).fill('Ada Obi');
-          await page.locator('paydrop-checkout form button[type="submit"]').click();
+          const expiry = `12${(new Date().getFullYear() + 5) % 100}`;
+          await cardField(card.numberLabel).fill('4000000000000002');
+          await cardField(card.expiryLabel).fill(expiry);
+          await cardField(card.cvcLabel).fill('123');
+          await cardField(card.nameLabel).fill('Ada Obi');
+          await pay().click();
           await page.locator('paydrop-checkout .mark.bad').waitFor({ timeout: 10_000 });
           await look('4-card-declined');
           // Each card failure says why: not enough funds, an expired card (the sandbox's cards).
@@ -133,10 +145,13 @@ for (const locale of ['en', 'fr'] as const) {
             ['4000000000000069', '4-card-expired'],
           ] as const) {
             await button(messages.tryAgain).click();
-            await field(card.numberLabel).waitFor();
-            await field(card.numberLabel).fill(number);
-            await field(card.cvcLabel).fill('123');
-            await page.locator('paydrop-checkout form button[type="submit"]').click();
+            // A new card frame each time: nothing of the last card comes back.
+            await cardField(card.numberLabel).waitFor();
+            await cardField(card.numberLabel).fill(number);
+            await cardField(card.expiryLabel).fill(expiry);
+            await cardField(card.cvcLabel).fill('123');
+            await cardField(card.nameLabel).fill('Ada Obi');
+            await pay().click();
             await page.locator('paydrop-checkout .mark.bad').waitFor({ timeout: 10_000 });
             await look(state);
           }

@@ -36,7 +36,7 @@ function shopPage(order: string, locale: 'en' | 'fr', style = ''): string {
 
 async function setUp(options: BrowserContextOptions = {}, style = ''): Promise<Shop> {
   // No CSP: the theming test's page styles itself inline.
-  shop = await startShop({ csp: null });
+  shop = await startShop({ csp: null, companion: { cardEntry: 'direct' } });
   for (const locale of ['en', 'fr'] as const) {
     shop.pages.set(`/${locale}/transfer`, shopPage('tote-ngn', locale, style));
     shop.pages.set(`/${locale}/gbp`, shopPage('scarf-gbp', locale, style));
@@ -46,7 +46,7 @@ async function setUp(options: BrowserContextOptions = {}, style = ''): Promise<S
 }
 
 const checkout = checkoutOn(() => page);
-const { heading, button, field, dialog } = checkout;
+const { heading, button, cardForm, cardField: field, dialog } = checkout;
 
 async function openCheckout(path: string, waitFor: string): Promise<void> {
   if (!shop) throw new Error('setUp first');
@@ -158,14 +158,22 @@ describe('colours', () => {
 
       await button(en.channelCard).click();
       await field(cardMessagesEn.numberLabel).waitFor();
-      const inputs = await computed('input', 'border-top-color');
+      // The inputs are the card frame's (issue 19), over the dialog's background.
+      const inputs = await cardForm()
+        .locator('input')
+        .evaluateAll((elements) =>
+          elements.map((element) => getComputedStyle(element).borderTopColor),
+        );
       expect(inputs).toHaveLength(4);
       for (const color of inputs) {
         expect(contrast(color, background), `${color} on ${background}`).toBeGreaterThanOrEqual(3);
       }
       // The focus ring, around a control the keyboard reached.
       await page.keyboard.press('Tab');
-      const [ring] = await computed('input:focus-visible', 'outline-color');
+      await cardForm().locator('input:focus-visible').waitFor();
+      const ring = await cardForm()
+        .locator('input:focus-visible')
+        .evaluate((element) => getComputedStyle(element).outlineColor);
       expect(ring).toBeTruthy();
       expect(contrast(ring ?? '', background)).toBeGreaterThanOrEqual(3);
     });
@@ -205,36 +213,36 @@ describe('layout', () => {
       await number.waitFor();
       // American Express: the longest brand name.
       await number.pressSequentially('378282246310005');
-      const brand = page.locator('paydrop-checkout .card-brand');
-      await brand.waitFor();
-      const overlap = await page.evaluate(() => {
-        const root = document.querySelector('paydrop-checkout')?.shadowRoot;
-        const input = root?.querySelector<HTMLInputElement>('input[name="cardnumber"]');
-        const mark = root?.querySelector('.card-brand');
-        if (!input || !mark) throw new Error('no number or brand');
-        const box = input.getBoundingClientRect();
-        const style = getComputedStyle(input);
-        // The text area: the input's box less its border and padding.
-        const text = {
-          left:
-            box.left +
-            Number.parseFloat(style.borderLeftWidth) +
-            Number.parseFloat(style.paddingLeft),
-          right:
-            box.right -
-            Number.parseFloat(style.borderRightWidth) -
-            Number.parseFloat(style.paddingRight),
-          top: box.top,
-          bottom: box.bottom,
-        };
-        const b = mark.getBoundingClientRect();
-        const apart =
-          b.right <= text.left ||
-          b.left >= text.right ||
-          b.bottom <= text.top ||
-          b.top >= text.bottom;
-        return { apart, inViewport: b.right <= window.innerWidth, width: text.right - text.left };
-      });
+      await expect.poll(() => cardForm().locator('.card-brand').textContent()).not.toBe('');
+      const overlap = await cardForm()
+        .locator('html')
+        .evaluate((root) => {
+          const input = root.querySelector<HTMLInputElement>('input[name="cardnumber"]');
+          const mark = root.querySelector('.card-brand');
+          if (!input || !mark) throw new Error('no number or brand');
+          const box = input.getBoundingClientRect();
+          const style = getComputedStyle(input);
+          // The text area: the input's box less its border and padding.
+          const text = {
+            left:
+              box.left +
+              Number.parseFloat(style.borderLeftWidth) +
+              Number.parseFloat(style.paddingLeft),
+            right:
+              box.right -
+              Number.parseFloat(style.borderRightWidth) -
+              Number.parseFloat(style.paddingRight),
+            top: box.top,
+            bottom: box.bottom,
+          };
+          const b = mark.getBoundingClientRect();
+          const apart =
+            b.right <= text.left ||
+            b.left >= text.right ||
+            b.bottom <= text.top ||
+            b.top >= text.bottom;
+          return { apart, inViewport: b.right <= window.innerWidth, width: text.right - text.left };
+        });
       expect(overlap.apart).toBe(true);
       expect(overlap.inViewport).toBe(true);
       // Room for the whole grouped number: 17 characters of 16 px text.

@@ -154,7 +154,7 @@ async function payments(): Promise<SandboxPayment[]> {
 }
 
 async function fillCard(page: Page, number: string): Promise<void> {
-  const dialog = checkout(page);
+  const dialog = page.frameLocator('paydrop-checkout iframe.card-frame');
   await dialog.getByLabel('Card number', { exact: true }).fill(number);
   await dialog.getByLabel('Expiry date (MM / YY)', { exact: true }).fill(FUTURE_EXPIRY);
   await dialog.getByLabel('Security code', { exact: true }).fill('123');

@@ -58,6 +58,7 @@ async function setUp(
   let started: Promise<Shop>;
   try {
     started = startShop({
+      companion: { cardEntry: 'direct' },
       orders: {
         ...DEFAULT_ORDERS,
         // An order the merchant allows no channel for: "No payment method is available".
@@ -82,7 +83,17 @@ async function setUp(
 }
 
 const checkout = checkoutOn(() => page);
-const { heading, button, field, issuer } = checkout;
+const { heading, button, cardForm, cardField: field, issuer } = checkout;
+
+/** The id of the focused input inside the card frame ('number', 'expiry', 'cvc', 'name'), or ''. */
+async function frameFocus(): Promise<string> {
+  return (
+    (await cardForm()
+      .locator('input:focus')
+      .getAttribute('id')
+      .catch(() => '')) ?? ''
+  );
+}
 /** Text in the dialog's body, matched whole (the live region repeats some of it for readers). */
 const shown = (text: string) => checkout.shown(text, { exact: true });
 
@@ -220,8 +231,9 @@ describe('keyboard only', () => {
       letThrough = resolve;
     });
     let initiateCalls = 0;
-    await page.route('**/api/checkout/initiate', async (route) => {
-      initiateCalls++;
+    // The card frame's POST /card (the frame's requests are the page's to route, too).
+    await page.route('**/api/checkout/card', async (route) => {
+      if (route.request().method() === 'POST') initiateCalls++;
       await held;
       await route.continue();
     });
@@ -239,18 +251,23 @@ describe('keyboard only', () => {
     // Focus comes to the card step's heading (from the "Loading…" it replaced), so a screen
     // reader says "Pay by card"; the next Tab is the form's first field.
     await expect.poll(focusNow).toBe('dialog:h3:Pay by card');
+    // Into the card frame, through its four fields in order, and out to Pay.
     await page.keyboard.press('Tab');
-    expect(await focusNow()).toBe('dialog:input:Card number');
+    await expect.poll(frameFocus).toBe('number');
     await page.keyboard.type(CARDS.success);
     await page.keyboard.press('Tab');
-    expect(await focusNow()).toBe('dialog:input:Expiry date (MM / YY)');
+    expect(await frameFocus()).toBe('expiry');
     await page.keyboard.type(FUTURE_EXPIRY);
     await page.keyboard.press('Tab');
-    expect(await focusNow()).toBe('dialog:input:Security code');
+    expect(await frameFocus()).toBe('cvc');
     await page.keyboard.type('123');
     await page.keyboard.press('Tab');
-    expect(await focusNow()).toBe('dialog:input:Name on card');
+    expect(await frameFocus()).toBe('name');
     await page.keyboard.type('Amina Bello');
+    await page.keyboard.press('Tab');
+    await expect.poll(focusNow).toBe('dialog:button:Pay £49.99');
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(frameFocus).toBe('name');
     expect(await field('Card number').inputValue()).toBe('4242 4242 4242 4242');
     expect(await field('Expiry date (MM / YY)').inputValue()).toBe(
       `${FUTURE_EXPIRY.slice(0, 2)} / ${FUTURE_EXPIRY.slice(2)}`,
@@ -258,7 +275,7 @@ describe('keyboard only', () => {
     expect(await field('Security code').inputValue()).toBe('123');
     expect(await field('Name on card').inputValue()).toBe('Amina Bello');
     // Nothing is flagged as wrong.
-    expect(await page.locator('paydrop-checkout [aria-invalid="true"]').count()).toBe(0);
+    expect(await cardForm().locator('[aria-invalid="true"]').count()).toBe(0);
 
     // Enter in the last field submits the form; focus goes to what is happening now.
     await page.keyboard.press('Enter');
@@ -416,15 +433,19 @@ describe('axe-core', () => {
 
     // Submitted empty: every field says what is wrong, inline, tied to its input.
     await button('Pay £49.99').click();
-    await shown('Your card number is incomplete.').waitFor();
-    expect(await page.locator('paydrop-checkout [aria-invalid="true"]').count()).toBe(4);
+    await cardForm().getByText('Your card number is incomplete.').waitFor();
+    expect(await cardForm().locator('[aria-invalid="true"]').count()).toBe(4);
+    // The customer is taken to the first field to correct, inside the frame.
+    await expect.poll(frameFocus).toBe('number');
     for (const [label, error] of [
       ['Card number', 'Your card number is incomplete.'],
       ['Name on card', 'Enter the name as it is on your card.'],
     ] as const) {
       const describedBy = (await field(label).getAttribute('aria-describedby')) ?? '';
-      const said = await page.evaluate(
-        `[...${JSON.stringify(describedBy.split(' '))}].map((id) => document.querySelector('paydrop-checkout').shadowRoot.getElementById(id)?.textContent).join(' ')`,
+      const said = await field(label).evaluate(
+        (input, ids) =>
+          ids.map((id) => input.ownerDocument.getElementById(id)?.textContent).join(' '),
+        describedBy.split(' '),
       );
       expect(said, label).toContain(error);
     }
@@ -607,7 +628,18 @@ describe('a 320 px wide phone', () => {
     }
     // The long errors wrap inside the width too.
     await button('Pay $18.00').click();
-    await shown('Enter the expiry date as it is on your card, for example 08 / 29.').waitFor();
+    const expiryError = cardForm().getByText(
+      'Enter the expiry date as it is on your card, for example 08 / 29.',
+    );
+    await expiryError.waitFor();
+    // Inside the frame's width too (the frame's own document is the companion's).
+    const errorBox = await expiryError.boundingBox();
+    expect((errorBox?.x ?? 0) + (errorBox?.width ?? 0)).toBeLessThanOrEqual(320);
+    expect(
+      await cardForm()
+        .locator('html')
+        .evaluate((root) => root.scrollWidth <= root.clientWidth),
+    ).toBe(true);
     const errors = await overflow();
     expect(errors.scrollWidth).toBeLessThanOrEqual(errors.clientWidth);
     expect(errors.outside).toEqual([]);

@@ -24,6 +24,7 @@ let page: Page;
 
 beforeEach(async () => {
   shop = await startShop({
+    companion: { cardEntry: 'direct' },
     orders: {
       ...DEFAULT_ORDERS,
       // NGN with every channel the provider offers for it: transfer and card.
@@ -41,7 +42,7 @@ afterEach(async () => {
   await shop?.close();
 });
 
-const { heading, button, field } = checkoutOn(() => page);
+const { heading, button, cardField: field } = checkoutOn(() => page);
 const payments = () => sandboxPayments<SandboxPayment>(shop);
 
 describe('another way to pay', () => {

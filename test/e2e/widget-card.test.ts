@@ -65,7 +65,7 @@ let page: Page;
 let requests: Request[];
 
 beforeEach(async () => {
-  shop = await startShop();
+  shop = await startShop({ companion: { cardEntry: 'direct' } });
   serveRecorder(shop, CARD_RECORDER);
   shop.pages.set('/', buttonPage('mug-usd', RECORDER_TAG));
   ({ context, page } = await openTab(browser()));
@@ -81,8 +81,11 @@ afterEach(async () => {
   await shop?.close();
 });
 
-const { heading, button, field, issuer, dialogText } = checkoutOn(() => page);
-const challengeFrame = () => page.locator('paydrop-checkout dialog iframe');
+const { heading, button, issuer, dialogText } = checkoutOn(() => page);
+/** The card form, in the companion's card frame (issue 19): the page cannot read it. */
+const cardForm = () => page.frameLocator('paydrop-checkout iframe.card-frame');
+const field = (label: string) => cardForm().getByLabel(label, { exact: true });
+const challengeFrame = () => page.locator('paydrop-checkout dialog iframe.challenge-frame');
 const events = () => recordedEvents(page);
 const violations = () => recordedViolations(page);
 const payments = () => sandboxPayments<SandboxPayment>(shop);
@@ -296,7 +299,7 @@ describe('Card in the dialog', () => {
 
     await button('Try again').click();
     await field('Card number').waitFor({ timeout: 5000 });
-    expect((await field('Card number').inputValue()).replace(/\s/g, '')).toBe(CARDS.challenge);
+    // A new card frame: what the last one held went with it, the security code included.
     expect(await field('Security code').inputValue()).toBe('');
     await fillCard(CARDS.success);
     await button('Pay $18.00').click();
@@ -353,11 +356,9 @@ describe('Card in the dialog', () => {
         .poll(() => shop.outcomes.map((outcome) => [outcome.reference, outcome.status]))
         .toEqual([[failed.reference, 'FAILED']]);
 
-      // The form again, with what was typed kept but the security code (issue 12).
+      // The form again, in a new card frame: the page kept nothing of the card to fill it with.
       await button('Try again').click();
       await field('Card number').waitFor();
-      expect((await field('Card number').inputValue()).replace(/\s/g, '')).toBe(number);
-      expect(await field('Name on card').inputValue()).toBe('Amina Bello');
       expect(await field('Security code').inputValue()).toBe('');
       await fillCard(CARDS.success);
       await button('Pay $18.00').click();
@@ -379,6 +380,30 @@ describe('Card in the dialog', () => {
 });
 
 describe('the card fields', () => {
+  it('take the merchant’s theme through the frame, each value checked, none as markup', async () => {
+    shop.scripts.set(
+      '/theme.js',
+      `const root = document.documentElement.style;
+root.setProperty('--paydrop-brand', '#0a7d5a');
+root.setProperty('--paydrop-radius', '6px');
+root.setProperty('--paydrop-font', 'x;}body{display:none');`,
+    );
+    shop.pages.set('/', buttonPage('mug-usd', `${RECORDER_TAG}<script src="/theme.js"></script>`));
+    await openCardForm();
+    const theme = () =>
+      cardForm()
+        .locator('html')
+        .evaluate((root) =>
+          ['brand', 'radius', 'font'].map((key) => root.style.getPropertyValue(`--theme-${key}`)),
+        );
+    await expect.poll(theme).toEqual(['#0a7d5a', '6px', '']);
+    expect(
+      await field('Card number').evaluate((input) => getComputedStyle(input).borderRadius),
+    ).toBe('3px');
+    expect(await field('Card number').isVisible()).toBe(true);
+    await expectNoViolations();
+  });
+
   it('group the number, refuse a wrong number or a past expiry before sending anything, and keep the number out of storage and other requests', async () => {
     await openCardForm();
     const number = field('Card number');
@@ -388,7 +413,9 @@ describe('the card fields', () => {
     expect(await number.inputValue()).toBe('4242 42');
     await number.pressSequentially(CARDS.success.slice(6));
     expect(await number.inputValue()).toBe('4242 4242 4242 4242');
-    expect(await dialogText()).toContain('Visa');
+    // The brand beside the number, and announced.
+    await expect.poll(() => cardForm().locator('.card-brand').textContent()).toBe('Visa');
+    expect(await cardForm().getByRole('status').textContent()).toBe('Visa');
     await field('Expiry date (MM / YY)').pressSequentially('1230');
     expect(await field('Expiry date (MM / YY)').inputValue()).toBe('12 / 30');
 
@@ -397,33 +424,38 @@ describe('the card fields', () => {
     await field('Security code').fill('123');
     await field('Name on card').fill('Amina Bello');
     const numberError = 'This card number is not valid. Check it and try again.';
-    await page.getByText(numberError).waitFor();
+    await cardForm().getByText(numberError).waitFor();
     expect(await number.getAttribute('aria-invalid')).toBe('true');
     await button('Pay $18.00').click();
-    expect(await page.getByText(numberError).isVisible()).toBe(true);
-    // The customer is taken to the field to correct.
+    expect(await cardForm().getByText(numberError).isVisible()).toBe(true);
+    // The customer is taken to the field to correct, inside the frame.
     await expect
-      .poll(() => page.evaluate("document.activeElement?.shadowRoot?.activeElement?.name ?? ''"))
-      .toBe('cardnumber');
+      .poll(() => number.evaluate((input) => input === document.activeElement))
+      .toBe(true);
 
     // An expiry in the past.
     await number.fill(CARDS.success);
     await field('Expiry date (MM / YY)').fill('01 / 20');
     await button('Pay $18.00').click();
-    await page.getByText('This card has expired. Check the date or use another card.').waitFor();
-    expect(await page.getByText(numberError).count()).toBe(0);
+    await cardForm()
+      .getByText('This card has expired. Check the date or use another card.')
+      .waitFor();
+    expect(await cardForm().getByText(numberError).count()).toBe(0);
     expect(await heading('Pay by card').isVisible()).toBe(true);
 
     // Neither attempt reached the companion, nor made a payment.
     expect(calls('/initiate')).toEqual([]);
+    expect(calls('/card')).toEqual([]);
     expect(await payments()).toEqual([]);
 
     await field('Expiry date (MM / YY)').fill(FUTURE_EXPIRY);
     await button('Pay $18.00').click();
     await heading('Payment received').waitFor({ timeout: 10_000 });
-    expect(calls('/initiate')).toHaveLength(1);
+    expect(calls('/card').filter((call) => call.method() === 'POST')).toHaveLength(1);
+    expect(calls('/initiate')).toEqual([]);
 
-    // The number went to the companion once, in the body of POST /initiate, and nowhere else.
+    // The number went to the companion once, from the card frame in the body of POST /card, and
+    // nowhere else.
     const shapes = [CARDS.success, '4242 4242 4242 4242', '4242%204242', '4242+4242'];
     const carries = (text: string | null) => shapes.some((shape) => text?.includes(shape));
     const carrying = requests.filter(
@@ -431,8 +463,9 @@ describe('the card fields', () => {
     );
     expect(
       carrying.map((request) => `${request.method()} ${new URL(request.url()).pathname}`),
-    ).toEqual(['POST /api/checkout/initiate']);
-    expect(calls('/initiate')[0]?.url()).not.toContain('4242');
+    ).toEqual(['POST /api/checkout/card']);
+    expect(calls('/card')[0]?.frame()).not.toBe(page.mainFrame());
+    expect(calls('/card')[0]?.url()).not.toContain('4242');
     const stored = (await page.evaluate(
       'JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage), document.cookie])',
     )) as string;

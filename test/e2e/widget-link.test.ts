@@ -42,7 +42,9 @@ let page: Page;
 
 beforeEach(async () => {
   links = new Map();
-  shop = await startShop({ companion: { resolveLink: (alias) => links.get(alias) ?? null } });
+  shop = await startShop({
+    companion: { cardEntry: 'direct', resolveLink: (alias) => links.get(alias) ?? null },
+  });
   serveRecorder(shop);
   ({ context, page } = await openTab(browser()));
   page.setDefaultTimeout(8000);
@@ -177,10 +179,11 @@ describe('payment links in the dialog', () => {
     await page.goto(`${shop.url}/`);
 
     await page.locator('#pay').click();
-    await page.getByLabel('Card number', { exact: true }).fill('4242424242424242');
-    await page.getByLabel('Expiry date (MM / YY)', { exact: true }).fill('12 / 39');
-    await page.getByLabel('Security code', { exact: true }).fill('123');
-    await page.getByLabel('Name on card', { exact: true }).fill('Amina Bello');
+    const card = page.frameLocator('paydrop-checkout iframe.card-frame');
+    await card.getByLabel('Card number', { exact: true }).fill('4242424242424242');
+    await card.getByLabel('Expiry date (MM / YY)', { exact: true }).fill('12 / 39');
+    await card.getByLabel('Security code', { exact: true }).fill('123');
+    await card.getByLabel('Name on card', { exact: true }).fill('Amina Bello');
     await button('Pay $18.00').click();
     await heading('Payment received').waitFor({ timeout: 10_000 });
 

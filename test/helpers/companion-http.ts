@@ -17,9 +17,9 @@ export async function callCompanion(
   companionUrl: string,
   method: string,
   path: string,
-  options: { body?: unknown; token?: string } = {},
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
 ): Promise<CompanionAnswer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(companionUrl + path, {
@@ -47,10 +47,18 @@ export async function beginPayment(
 ): Promise<{ token: string; reference: string }> {
   const session = await callCompanion(companionUrl, 'POST', '/session', { body: { order } });
   if (session.status !== 200) throw new Error(`session failed: ${session.text}`);
-  const initiated = await callCompanion(companionUrl, 'POST', '/initiate', {
-    token: session.body.token,
-    body: { channel, ...extra },
-  });
+  // A card is sent by the card frame alone (issue 19): POST /card from its opaque origin.
+  const initiated =
+    channel === 'Card'
+      ? await callCompanion(companionUrl, 'POST', '/card', {
+          token: session.body.token,
+          body: extra,
+          headers: { origin: 'null' },
+        })
+      : await callCompanion(companionUrl, 'POST', '/initiate', {
+          token: session.body.token,
+          body: { channel, ...extra },
+        });
   if (initiated.status !== 200) throw new Error(`initiate failed: ${initiated.text}`);
   return {
     token: initiated.body.token as string,

@@ -124,6 +124,17 @@ export async function companionCall(
   } = {},
   // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back
 ): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+  // A card is sent by the card frame alone (issue 19): POST /card from its opaque origin
+  // (`Origin: null`), without a channel. The journeys that pay by card call it as the frame does.
+  const given = options.body as { channel?: unknown; card?: unknown } | undefined;
+  if (method === 'POST' && path === '/initiate' && given?.channel === 'Card' && given.card) {
+    const { channel: _channel, ...rest } = given;
+    return companionCall(rig, method, '/card', {
+      ...options,
+      body: rest,
+      headers: { ...options.headers, origin: 'null' },
+    });
+  }
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined || options.rawBody !== undefined)

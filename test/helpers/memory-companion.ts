@@ -50,6 +50,8 @@ interface CallOptions {
   readonly client?: string | undefined;
   /** The Cookie header the browser would send. */
   readonly cookie?: string | undefined;
+  /** The Origin header, e.g. 'null' for the card frame. */
+  readonly origin?: string | undefined;
 }
 
 export function memoryCompanion(
@@ -95,8 +97,16 @@ export function memoryCompanion(
     ...overrides,
   });
 
-  async function call(method: string, path: string, options: CallOptions = {}) {
+  async function call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+    // A card is sent by the card frame alone (issue 19): POST /card from its opaque origin, as
+    // companion.ts's companionCall does for the journeys over HTTP.
+    const given = options.body as { channel?: unknown; card?: unknown } | undefined;
+    if (method === 'POST' && path === '/initiate' && given?.channel === 'Card' && given.card) {
+      const { channel: _channel, ...rest } = given;
+      return call(method, '/card', { ...options, body: rest, origin: 'null' });
+    }
     const headers: Record<string, string> = {};
+    if (options.origin) headers.origin = options.origin;
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.client) headers['x-test-client'] = options.client;
     if (options.cookie) headers.cookie = options.cookie;

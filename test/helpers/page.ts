@@ -168,6 +168,13 @@ export function checkoutOn(current: () => Page) {
       current().getByRole('button', { name, exact: true }),
     /** An input by its whole label. */
     field: (label: string): Locator => current().getByLabel(label, { exact: true }),
+    /** The card form, in the companion's card frame inside the dialog (issue 19). */
+    cardForm: (): FrameLocator => current().frameLocator('paydrop-checkout iframe.card-frame'),
+    /** A card field by its whole label, in the card frame. */
+    cardField: (label: string): Locator =>
+      current()
+        .frameLocator('paydrop-checkout iframe.card-frame')
+        .getByLabel(label, { exact: true }),
     dialog: (): Locator => current().locator('paydrop-checkout dialog'),
     /** Text in the dialog's body (its live region repeats some of it for screen readers). */
     shown: (text: string, options?: { exact?: boolean }): Locator =>

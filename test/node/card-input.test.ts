@@ -11,7 +11,7 @@ import {
   formatExpiry,
   parseExpiry,
   validateCard,
-} from '../../src/widget/channels/card/card-input';
+} from '../../src/protocol/card-input';
 
 /** 15 May 2026, midday UTC. */
 const NOW = new Date(Date.UTC(2026, 4, 15, 12));

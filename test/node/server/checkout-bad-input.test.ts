@@ -76,6 +76,14 @@ const initiate = (body: unknown, extra: Partial<BadInput> = {}) => ({
   token: 'session' as Token,
   ...extra,
 });
+/** A card as the card frame sends it (issue 19): POST /card from its opaque origin. */
+const cardPost = (body: unknown, extra: Partial<BadInput> = {}) => ({
+  path: '/card',
+  body,
+  token: 'session' as Token,
+  headers: { origin: 'null' },
+  ...extra,
+});
 const invalid = { status: 400, code: 'invalid_request' } as const;
 const unauthorized = { status: 401, code: 'unauthorized' } as const;
 const notInitiated = { status: 409, code: 'not_initiated', token: 'session' as Token } as const;
@@ -268,85 +276,85 @@ const CASES: BadInput[] = [
   },
   {
     name: 'card number failing Luhn',
-    ...initiate({ channel: 'Card', card: card({ number: '4242424242424241' }) }),
+    ...cardPost({ card: card({ number: '4242424242424241' }) }),
     ...invalid,
     issue: 'card.number',
   },
   {
     name: 'card number with letters',
-    ...initiate({ channel: 'Card', card: card({ number: '4242abcd42424242' }) }),
+    ...cardPost({ card: card({ number: '4242abcd42424242' }) }),
     ...invalid,
     issue: 'card.number',
   },
   {
     name: 'card number too short',
-    ...initiate({ channel: 'Card', card: card({ number: '42424242424' }) }),
+    ...cardPost({ card: card({ number: '42424242424' }) }),
     ...invalid,
     issue: 'card.number',
   },
   {
     name: 'card number as a number',
-    ...initiate({ channel: 'Card', card: card({ number: 4242424242424242 }) }),
+    ...cardPost({ card: card({ number: 4242424242424242 }) }),
     ...invalid,
     issue: 'card.number',
   },
   {
     name: 'expiry month 13',
-    ...initiate({ channel: 'Card', card: card({ expiryMonth: 13 }) }),
+    ...cardPost({ card: card({ expiryMonth: 13 }) }),
     ...invalid,
     issue: 'card.expiryMonth',
   },
   {
     name: 'expiry month 0',
-    ...initiate({ channel: 'Card', card: card({ expiryMonth: 0 }) }),
+    ...cardPost({ card: card({ expiryMonth: 0 }) }),
     ...invalid,
     issue: 'card.expiryMonth',
   },
   {
     name: 'expiry month 1.5',
-    ...initiate({ channel: 'Card', card: card({ expiryMonth: 1.5 }) }),
+    ...cardPost({ card: card({ expiryMonth: 1.5 }) }),
     ...invalid,
     issue: 'card.expiryMonth',
   },
   {
     name: 'expiry month as a string',
-    ...initiate({ channel: 'Card', card: card({ expiryMonth: '12' }) }),
+    ...cardPost({ card: card({ expiryMonth: '12' }) }),
     ...invalid,
     issue: 'card.expiryMonth',
   },
   {
     name: 'two-digit expiry year',
-    ...initiate({ channel: 'Card', card: card({ expiryYear: 29 }) }),
+    ...cardPost({ card: card({ expiryYear: 29 }) }),
     ...invalid,
     issue: 'card.expiryYear',
   },
   {
     name: 'cvv abc',
-    ...initiate({ channel: 'Card', card: card({ cvv: 'abc' }) }),
+    ...cardPost({ card: card({ cvv: 'abc' }) }),
     ...invalid,
     issue: 'card.cvv',
   },
   {
     name: 'cvv of five digits',
-    ...initiate({ channel: 'Card', card: card({ cvv: '12345' }) }),
+    ...cardPost({ card: card({ cvv: '12345' }) }),
     ...invalid,
     issue: 'card.cvv',
   },
   {
     name: 'empty holder name',
-    ...initiate({ channel: 'Card', card: card({ holderName: '  ' }) }),
+    ...cardPost({ card: card({ holderName: '  ' }) }),
     ...invalid,
     issue: 'card.holderName',
   },
   {
     name: 'holder name over 100 characters',
-    ...initiate({ channel: 'Card', card: card({ holderName: 'A'.repeat(101) }) }),
+    ...cardPost({ card: card({ holderName: 'A'.repeat(101) }) }),
     ...invalid,
     issue: 'card.holderName',
   },
   {
     name: 'card without cvv',
-    ...initiate({ channel: 'Card', card: { ...card(), cvv: undefined } }),
+    ...cardPost({ card: { ...card(), cvv: undefined } }),
     ...invalid,
     issue: 'card.cvv',
   },

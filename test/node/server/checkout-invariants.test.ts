@@ -447,6 +447,7 @@ describe('provider internals never reach the browser', () => {
     expect(Object.keys(session.body).sort()).toEqual(['checkout', 'payment', 'token']);
     expect(Object.keys(session.body.checkout).sort()).toEqual([
       'amount',
+      'cardEntry',
       'channels',
       'description',
     ]);

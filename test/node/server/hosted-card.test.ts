@@ -188,12 +188,21 @@ describe('card on the hosted page', () => {
 
   it('refuses card details on this path, and bad input to the page routes', async () => {
     const { token } = await session('order-ngn:h8');
+    // As a page would send it (rawBody: the helpers route a card to /card, as the frame does).
     const direct = await call(rig, 'POST', '/initiate', {
       token,
-      body: { channel: 'Card', card: testCard('4242424242424242') },
+      rawBody: JSON.stringify({ channel: 'Card', card: testCard('4242424242424242') }),
     });
-    expect(direct.status).toBe(409);
-    expect(direct.body.error.code).toBe('channel_unavailable');
+    // Card details never reach /initiate, on any path: only the card frame sends them (to /card).
+    expect(direct.status).toBe(400);
+    expect(direct.body.error.code).toBe('invalid_request');
+    const viaFrameRoute = await call(rig, 'POST', '/card', {
+      token,
+      body: { card: testCard('4242424242424242') },
+      headers: { origin: 'null' },
+    });
+    expect(viaFrameRoute.status).toBe(409);
+    expect(viaFrameRoute.body.error.code).toBe('channel_unavailable');
     const badReturn = await call(rig, 'POST', '/card-page', {
       token,
       body: { returnTo: 'https://elsewhere.example/shop' },

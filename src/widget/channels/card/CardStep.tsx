@@ -1,14 +1,21 @@
 /**
- * The card step of the checkout, as the card chunk brings it: the fields, then the issuer's
- * challenge, driven by the card flow, whose state is a signal this component reads.
+ * The card step of the checkout, as the card chunk brings it: the card frame (the fields live in
+ * a document of another origin, issue 19) and the Pay button, then the issuer's challenge,
+ * driven by the card flow, whose state is a signal this component reads.
  */
 import { type ComponentChildren, h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { createCardActions } from '../../../flow/channels/card';
-import type { CardDraft, CheckoutModel } from '../../../flow/checkout-model';
-import type { CustomerDetails, HttpCompanion } from '../../../flow/companion';
+import type { CheckoutModel } from '../../../flow/checkout-model';
+import {
+  CompanionFailure,
+  type CustomerDetails,
+  type HttpCompanion,
+  parseFailure,
+  parseInitiation,
+} from '../../../flow/companion';
 import { localTexts } from '../../messages/local-texts';
-import { CardFields } from './CardFields';
+import { CardFrame, type CardFrameLink, createCardFrameLink } from './CardFrame';
 import { ChallengeFrame } from './ChallengeFrame';
 import CARD_CSS from './card.css?inline';
 import { cardCalls } from './card-calls';
@@ -56,28 +63,40 @@ export function cardMessages(
   return localTexts(cardMessagesEn, cardMessagesFr, locale, overrides);
 }
 
-/**
- * What was typed into the card form of each open checkout (issue 12): a failed attempt's "Try
- * again" brings the form back filled. In memory only, and only while its checkout lives.
- */
-const drafts = new WeakMap<CheckoutModel, CardDraft>();
+/** What the frame's answer means to the card flow. */
+async function submitThrough(
+  link: CardFrameLink,
+  customer: CustomerDetails | undefined,
+): Promise<ReturnType<typeof parseInitiation> | null> {
+  const result = await link.submit(customer);
+  switch (result.kind) {
+    case 'started':
+      return parseInitiation(result.body);
+    case 'invalid':
+      // The frame shows what to correct; the step gives it focus once the form is back.
+      link.correcting = true;
+      return null;
+    case 'refused':
+      throw parseFailure(result.refusal.status, result.refusal.body);
+    case 'network':
+      throw new CompanionFailure('network', 'The card could not be sent.');
+  }
+}
 
 export function CardStep(props: CardStepProps) {
   const { amountText, other } = props;
-  const made = useRef<{ flow: CardFlow; messages: CardMessages } | null>(null);
+  const made = useRef<{ flow: CardFlow; messages: CardMessages; link: CardFrameLink } | null>(null);
   if (!made.current) {
     const { model, companion, customer } = props;
     const card = createCardActions(model.paying);
+    const link = createCardFrameLink();
     made.current = {
+      link,
       messages: cardMessages(props.locale, props.messages),
       flow: createCardFlow({
-        companion: {
-          initiate: (token, request) => companion.initiate(token, request),
-          ...cardCalls(companion),
-        },
+        companion: cardCalls(companion),
         clock: browserClock,
-        sessionToken: model.session.peek()?.token ?? '',
-        customer,
+        submitCard: () => submitThrough(link, customer),
         started: card.cardStarted,
         finished: card.track,
         timedOut: card.cardTimedOut,
@@ -86,7 +105,7 @@ export function CardStep(props: CardStepProps) {
       }),
     };
   }
-  const { flow, messages } = made.current;
+  const { flow, messages, link } = made.current;
   const root = useRef<HTMLDivElement | null>(null);
   const state = flow.state.value;
 
@@ -94,6 +113,12 @@ export function CardStep(props: CardStepProps) {
   // Each new stage takes focus to its newest heading, as the dialog's steps do; the first one
   // takes it from the spinner this step replaced.
   useLayoutEffect(() => {
+    if (link.correcting && state.kind === 'entry') {
+      // Back from the frame's own checks: to the first field to correct, not the heading.
+      link.correcting = false;
+      link.focus();
+      return;
+    }
     const headings = root.current?.querySelectorAll<HTMLElement>('[data-step-heading]');
     headings?.[headings.length - 1]?.focus();
   }, [state.kind]);
@@ -130,18 +155,22 @@ export function CardStep(props: CardStepProps) {
           {messages.cardRefused}
         </p>
       ) : null}
-      <CardFields
-        messages={messages}
-        amountText={amountText}
-        now={() => new Date()}
-        busy={busy}
-        kept={drafts.get(props.model) ?? null}
-        // Kept for another attempt should this one fail; the security code never is.
-        onTyped={(typed) =>
-          drafts.set(props.model, { number: typed.number, expiry: typed.expiry, name: typed.name })
-        }
-        onSubmit={(card) => void flow.pay(card)}
+      <CardFrame
+        link={link}
+        companionBase={props.companion.base}
+        token={props.model.session.peek()?.token ?? ''}
+        locale={props.locale}
+        title={messages.cardFrameLabel}
+        onEvent={(event) => {
+          // Enter in a field pays, as the button does.
+          if (event.type === 'submit-request') void flow.pay();
+        }}
       />
+      <div class="actions">
+        <button type="button" class="primary" disabled={busy} onClick={() => void flow.pay()}>
+          {messages.pay.replace('{amount}', () => amountText)}
+        </button>
+      </div>
       {busy ? (
         // Focus moves here from the disabled button, so the customer hears what happens.
         <p class="muted" tabIndex={-1} data-step-heading>

@@ -1,5 +1,6 @@
 /**
- * The card journey after the customer submits the card: initiate, the authentication check, the
+ * The card journey after the customer submits the card: the card frame sends it (the page never
+ * holds it), the authentication check, the
  * issuer's challenge when there is one (given up after 10 minutes), then finalize. Pure logic over
  * injected ports, so it is tested without a DOM; it travels in the card chunk with the fields.
  * The checkout's model takes over once the card is finalized (or the challenge is given up).
@@ -8,10 +9,7 @@ import { type ReadonlySignal, signal } from '@preact/signals';
 import type { Clock } from '../../../flow/clock';
 import {
   type CardCalls,
-  type CardDetails,
   CompanionFailure,
-  type CompanionPort,
-  type CustomerDetails,
   type PaymentFailureReason,
   type PaymentStatus,
   type PaymentView,
@@ -29,11 +27,14 @@ export type CardFlowState =
 
 /** What the card flow needs from the checkout around it. */
 export interface CardFlowHost {
-  readonly companion: Pick<CompanionPort, 'initiate'> & CardCalls;
+  readonly companion: CardCalls;
   readonly clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
-  /** The checkout's session token. */
-  readonly sessionToken: string;
-  readonly customer?: CustomerDetails | undefined;
+  /**
+   * Has the card frame check the card and send it to the companion: the payment it started, or
+   * null when the frame's own checks stopped it (the frame shows why). Rejects with a
+   * CompanionFailure as initiate would (refused details, an earlier payment, no answer).
+   */
+  readonly submitCard: () => Promise<{ token: string; payment: PaymentView } | null>;
   /** A payment now exists: closing the checkout must not forget it. */
   started(payment: PaymentView, token: string): void;
   /** The card was finalized (or settled early): the checkout follows it to its outcome. */
@@ -95,18 +96,20 @@ export function createCardFlow(host: CardFlowHost) {
     /** Where the card journey is; the view reads it and redraws when it moves. */
     state: state as ReadonlySignal<CardFlowState>,
 
-    /** The customer submitted a valid card. Ignored while a payment is already under way. */
-    async pay(card: CardDetails): Promise<void> {
+    /** The customer pressed Pay. Ignored while a payment is already under way. */
+    async pay(): Promise<void> {
       if (over || state.peek().kind !== 'entry') return;
+      const refused = (state.peek() as { refused: boolean }).refused;
       set({ kind: 'busy' });
       try {
         payment = null;
-        const started = await host.companion.initiate(host.sessionToken, {
-          channel: 'Card',
-          card,
-          customer: host.customer,
-        });
+        const started = await host.submitCard();
         if (over) return;
+        if (!started) {
+          // The frame's checks stopped it: the form, as it was, with the errors the frame shows.
+          set({ kind: 'entry', refused });
+          return;
+        }
         payment = { view: started.payment, token: started.token };
         host.started(started.payment, started.token);
         if (started.payment.status !== 'PENDING') {

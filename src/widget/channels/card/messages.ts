@@ -1,5 +1,5 @@
 /**
- * The card fields' texts. They travel in the card chunk, not in the main catalogue, so customers
+ * The card step's texts (the fields' own are the card frame's, src/card-frame/messages.ts). They travel in the card chunk, not in the main catalogue, so customers
  * who never choose Card never download them. `{name}` marks a value filled in at run time.
  */
 export const cardMessagesEn = {
@@ -9,6 +9,7 @@ export const cardMessagesEn = {
   challengeTitle: 'Verify it’s you',
   challengeText: 'Your card issuer asks you to confirm this payment.',
   challengeFrameLabel: 'Verification by your card issuer',
+  cardFrameLabel: 'Card details',
   numberLabel: 'Card number',
   expiryLabel: 'Expiry date (MM / YY)',
   cvcLabel: 'Security code',
@@ -43,6 +44,7 @@ export const cardMessagesFr: CardMessages = {
   challengeTitle: 'Confirmez votre identité',
   challengeText: 'L’émetteur de votre carte vous demande de confirmer ce paiement.',
   challengeFrameLabel: 'Vérification par l’émetteur de votre carte',
+  cardFrameLabel: 'Données de la carte',
   numberLabel: 'Numéro de carte',
   expiryLabel: 'Date d’expiration (MM / AA)',
   cvcLabel: 'Code de sécurité',

@@ -3,10 +3,21 @@
  * the number grouped as it is printed on the card, the expiry in every shape people and browser
  * autofill write it, and the checks the companion would otherwise refuse. Pure functions: no DOM.
  */
-import type { CardDetails } from '../../../flow/companion';
-import { passesLuhn } from '../../../protocol/card';
+import { passesLuhn } from './card';
 
-export type { CardDetails };
+/**
+ * The card as the companion takes it from the card frame (README, "What the browser can call"):
+ * month 1–12 and a four-digit year as numbers, the rest strings. It goes to the companion and
+ * nowhere else.
+ * @example { number: '4242424242424242', expiryMonth: 12, expiryYear: 2028, cvv: '123', holderName: 'Amina Bello' }
+ */
+export interface CardDetails {
+  readonly number: string;
+  readonly expiryMonth: number;
+  readonly expiryYear: number;
+  readonly cvv: string;
+  readonly holderName: string;
+}
 
 /** The brands we recognise from a number's first digits. */
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'verve' | 'discover';
