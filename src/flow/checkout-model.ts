@@ -144,9 +144,11 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
   }
 
   function failWith(error: unknown, retry: 'session' | 'initiate'): void {
+    // By name, not instanceof: the script tag's card chunk has a copy of the class of its own
+    // (a refusal it read from the card frame's answer), and its code must count all the same.
     const failure =
-      error instanceof CompanionFailure
-        ? error
+      (error as Error | null)?.name === 'CompanionFailure'
+        ? (error as CompanionFailure)
         : new CompanionFailure('internal', error instanceof Error ? error.message : String(error));
     go({ kind: 'error', code: failure.code, message: failure.message, retry });
   }

@@ -24,8 +24,19 @@ async function builtText(
   bundled: () => Promise<{ default: string }>,
 ): Promise<string> {
   if ((import.meta as { env?: unknown }).env) return (await bundled()).default;
-  const { readFile } = await import('node:fs/promises');
-  return readFile(new URL(`../../dist/${name}`, import.meta.url), 'utf8');
+  // Node's own loader, without an import of a Node module: paydrop/server stays web-standard
+  // (CONVENTIONS 8), and only a source checkout under plain Node ever comes here.
+  const fs = (
+    globalThis as {
+      process?: {
+        getBuiltinModule?: (name: string) => {
+          readFile(path: URL, encoding: 'utf8'): Promise<string>;
+        };
+      };
+    }
+  ).process?.getBuiltinModule?.('node:fs/promises');
+  if (!fs) throw new Error('Reading the built card frame needs Node 20.16 or newer.');
+  return fs.readFile(new URL(`../../dist/${name}`, import.meta.url), 'utf8');
 }
 
 /** The frame's files under {basePath}/assets/, built by `vite build --mode card-frame`. */

@@ -18,8 +18,9 @@ export function createCompanionHttp(
   endpoint: string,
   fetcher: typeof fetch = fetch,
 ): HttpCompanion {
-  const base = endpoint.replace(/\/+$/, '');
-  const origin = new URL(base, document.baseURI).origin;
+  // Absolute, so the card frame (a page of the companion's) can be framed from it.
+  const base = new URL(endpoint, document.baseURI).href.replace(/\/+$/, '');
+  const origin = new URL(base).origin;
 
   async function call(
     method: 'GET' | 'POST',
@@ -73,7 +74,7 @@ export function createCompanionHttp(
       return parseInitiation(await call('POST', COMPANION_PATHS.initiate, token, request));
     },
     origin,
-    base: new URL(base, document.baseURI).href.replace(/\/+$/, ''),
+    base,
     post: call.bind(null, 'POST'),
     async status(token) {
       return parseStatus(await call('GET', COMPANION_PATHS.status, token));

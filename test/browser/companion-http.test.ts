@@ -109,7 +109,7 @@ describe('requests', () => {
     });
 
     const [request] = sent as [Sent];
-    expect(request.url).toBe('/api/checkout/initiate');
+    expect(request.url).toBe(`${location.origin}/api/checkout/initiate`);
     expect(request.method).toBe('POST');
     expect(request.headers.get('authorization')).toBe('Bearer session-token');
     expect(request.body).toEqual({
@@ -128,7 +128,7 @@ describe('requests', () => {
     const answer = await companion.status('payment-token');
 
     const [request] = sent as [Sent];
-    expect(request.url).toBe('/api/checkout/status');
+    expect(request.url).toBe(`${location.origin}/api/checkout/status`);
     expect(request.method).toBe('GET');
     expect(request.headers.get('authorization')).toBe('Bearer payment-token');
     expect(request.body).toBeUndefined();
@@ -276,7 +276,7 @@ describe('watch', () => {
       heard.push(status),
     );
     const source = FakeEventSource.instances[0] as FakeEventSource;
-    expect(source.url).toBe('/api/checkout/events?token=tok%2Fen%2B1');
+    expect(source.url).toBe(`${location.origin}/api/checkout/events?token=tok%2Fen%2B1`);
 
     source.emit('status', '{"status":"PENDING"}');
     source.emit('status', 'not json');

@@ -22,6 +22,8 @@ function graph(entry: string, resolveRelative: (from: string, specifier: string)
     // Comments may quote an import (an @example); only code counts.
     const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
     for (const [, specifier = ''] of code.matchAll(SPECIFIERS)) {
+      // A `?raw` import is a built file's text (the card frame's), no module of the graph.
+      if (specifier.endsWith('?raw')) continue;
       if (specifier.startsWith('.')) queue.push(resolveRelative(file, specifier));
       else bare.set(specifier, file);
     }

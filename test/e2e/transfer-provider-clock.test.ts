@@ -30,7 +30,9 @@ let context: BrowserContext;
 let page: Page;
 
 beforeEach(async () => {
-  shop = await startShop();
+  // The provider's clock jumps here, which real clocks do not: every /session must ask the
+  // provider (and read its Date) for the jump to be seen, so the validation cache is off.
+  shop = await startShop({ companion: { validationCacheMs: 0 } });
   serveRecorder(shop);
   shop.pages.set('/', buttonPage('tote-ngn', RECORDER_TAG));
   ({ context, page } = await openTab(browser()));

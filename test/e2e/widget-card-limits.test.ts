@@ -29,7 +29,7 @@ afterEach(async () => {
   await shop?.close();
 });
 
-const { heading, button, field, dialogText } = checkoutOn(() => page);
+const { heading, button, cardField: field, dialogText } = checkoutOn(() => page);
 
 async function payWith(number: string): Promise<void> {
   await field('Card number').fill(number);
