@@ -51,7 +51,7 @@ describe('bindDeclarative', () => {
     expect(hosts()).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Pay with Paydrop' }));
     expect(hosts()).toHaveLength(1);
-    expect(fetchCalls).toEqual(['/api/session']);
+    expect(fetchCalls).toEqual([`${location.origin}/api/session`]);
   });
 
   it('opens for a click inside a data-paydrop-link element, with the default endpoint, and keeps the link from navigating', () => {
@@ -60,7 +60,7 @@ describe('bindDeclarative', () => {
     const proceeded = fireEvent.click(inner);
     expect(proceeded).toBe(false);
     expect(hosts()).toHaveLength(1);
-    expect(fetchCalls).toEqual(['/api/checkout/session']);
+    expect(fetchCalls).toEqual([`${location.origin}/api/checkout/session`]);
   });
 
   it('does nothing for clicks elsewhere on the page', () => {

@@ -117,7 +117,7 @@ describe('open()', () => {
     expect(within(dialog).getByText('Loading…')).toBeTruthy();
     // Nothing of the checkout leaks into the page's own tree.
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(fetchCalls).toEqual(['/api/checkout/session']);
+    expect(fetchCalls).toEqual([`${location.origin}/api/checkout/session`]);
   });
 
   it('names the dialog after the order once the session arrives', async () => {
@@ -140,7 +140,7 @@ describe('open()', () => {
     expect(second).toBe(first);
     expect(hosts()).toHaveLength(1);
     await shadowDialog();
-    expect(fetchCalls).toEqual(['/api/checkout/session']);
+    expect(fetchCalls).toEqual([`${location.origin}/api/checkout/session`]);
   });
 
   it('close() removes the host, resolves cancelled, calls onClose, and gives focus back', async () => {
@@ -238,7 +238,7 @@ describe('open()', () => {
     await waitFor(() => expect(within(dialog).getByText('012 345 6789')).toBeTruthy());
 
     const events = FakeEventSource.instances[0] as FakeEventSource;
-    expect(events.url).toBe('/api/checkout/events?token=payment-token');
+    expect(events.url).toBe(`${location.origin}/api/checkout/events?token=payment-token`);
     events.emit('status', JSON.stringify({ status: 'SUCCESSFUL' }));
 
     const summary = {
