@@ -226,6 +226,41 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     );
   }
 
+  /** A page to come back to after a full-page redirect must be of an allowed origin. */
+  function checkReturnTo(
+    returnTo: string | undefined,
+    allowedReturn: (url: string) => boolean,
+  ): void {
+    if (returnTo !== undefined && !allowedReturn(returnTo)) {
+      throw new CheckoutError('invalid_request', 'returnTo must be a page of an allowed origin.', {
+        issues: ['returnTo must be on this site or an allowed origin'],
+      });
+    }
+  }
+
+  /**
+   * One payment started at a time per order (or link checkout), so two tabs cannot both pay:
+   * the lock's key, once taken (waiting a little for a flood to pass), to delete when done. A
+   * flood from one address is bounded before it can crowd the order's lock (issue 20).
+   */
+  async function takeInitiationLock(
+    claims: CheckoutClaims,
+    client: ClientOfRequest,
+  ): Promise<string> {
+    const lock =
+      claims.orderId !== null
+        ? `initiating:order:${claims.orderId}`
+        : `initiating:checkout:${claims.sid}`;
+    await limits.beforeInitiation(client.address);
+    if (!(await takeLockWaiting(store, lock, 30_000, limits.limits.lockWaitMs))) {
+      throw new CheckoutError(
+        'conflict',
+        'This payment is already being started; try again in a moment.',
+      );
+    }
+    return lock;
+  }
+
   return {
     /** Starts (or picks up again) the checkout of one order or payment link. */
     async startSession(
@@ -339,15 +374,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       allowedReturn: (url: string) => boolean,
       client: ClientOfRequest = { request: null, address: null },
     ) {
-      if (input.returnTo !== undefined && !allowedReturn(input.returnTo)) {
-        throw new CheckoutError(
-          'invalid_request',
-          'returnTo must be a page of an allowed origin.',
-          {
-            issues: ['returnTo must be on this site or an allowed origin'],
-          },
-        );
-      }
+      checkReturnTo(input.returnTo, allowedReturn);
       // On the hosted path the card is typed on the provider's page, never sent here.
       if (input.channel === 'Card' && claims.cardEntry !== 'direct') {
         throw new CheckoutError(
@@ -355,19 +382,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           'Card is paid on the provider’s page in this checkout: open it with POST /card-page.',
         );
       }
-      // One initiation at a time per order (or link checkout), so two tabs cannot both pay.
-      const lock =
-        claims.orderId !== null
-          ? `initiating:order:${claims.orderId}`
-          : `initiating:checkout:${claims.sid}`;
-      // A flood from one address is bounded before it can crowd the order's lock (issue 20).
-      await limits.beforeInitiation(client.address);
-      if (!(await takeLockWaiting(store, lock, 30_000, limits.limits.lockWaitMs))) {
-        throw new CheckoutError(
-          'conflict',
-          'This payment is already being started; try again in a moment.',
-        );
-      }
+      const lock = await takeInitiationLock(claims, client);
       try {
         const earlier = await settleEarlier(claims, input.channel);
         if (earlier.kind === 'paid' || earlier.kind === 'pending') {
@@ -516,24 +531,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       if (!claims.channels.includes('Card')) {
         throw new CheckoutError('channel_unavailable', 'Card cannot take this payment.');
       }
-      if (input.returnTo !== undefined && !allowedReturn(input.returnTo)) {
-        throw new CheckoutError(
-          'invalid_request',
-          'returnTo must be a page of an allowed origin.',
-          { issues: ['returnTo must be on this site or an allowed origin'] },
-        );
-      }
-      const lock =
-        claims.orderId !== null
-          ? `initiating:order:${claims.orderId}`
-          : `initiating:checkout:${claims.sid}`;
-      await limits.beforeInitiation(client.address);
-      if (!(await takeLockWaiting(store, lock, 30_000, limits.limits.lockWaitMs))) {
-        throw new CheckoutError(
-          'conflict',
-          'This payment is already being started; try again in a moment.',
-        );
-      }
+      checkReturnTo(input.returnTo, allowedReturn);
+      const lock = await takeInitiationLock(claims, client);
       try {
         const earlier = await settleEarlier(claims, 'Card');
         if (earlier.kind === 'paid' || earlier.kind === 'pending') {

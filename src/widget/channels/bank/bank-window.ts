@@ -12,9 +12,8 @@ import type { CheckoutModel } from '../../../flow/checkout-model';
 import { isPaying } from '../../../flow/checkout-step';
 import { isSafeUrl, type PaymentView } from '../../../flow/companion';
 import type { SavedRedirect } from '../../return/saved-redirect';
+import { PAYMENT_WINDOW_FEATURES, PAYMENT_WINDOW_NAME } from '../payment-window';
 
-const NAME = 'paydrop-bank';
-const FEATURES = 'popup,width=480,height=720';
 const RETURN = 'paydrop:bank-return';
 
 export type BankWindow = ReturnType<typeof createBankWindow>;
@@ -80,7 +79,7 @@ export function createBankWindow(
   }
 
   function openBlank(): boolean {
-    popup = window.open('about:blank', NAME, FEATURES);
+    popup = window.open('about:blank', PAYMENT_WINDOW_NAME, PAYMENT_WINDOW_FEATURES);
     navigated = false;
     if (!popup) blocked = true;
     return !!popup;

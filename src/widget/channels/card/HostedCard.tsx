@@ -10,6 +10,7 @@ import type { CheckoutModel } from '../../../flow/checkout-model';
 import type { HttpCompanion, PaymentView } from '../../../flow/companion';
 import { hostedPageReference, RETURN_PARAM } from '../../../protocol/contract';
 import { localTexts } from '../../messages/local-texts';
+import { PAYMENT_WINDOW_FEATURES, PAYMENT_WINDOW_NAME } from '../payment-window';
 import { CardStep, type CardStepProps } from './CardStep';
 import { type CardWindow, createHostedCardFlow, type HostedCardFlow } from './hosted-card-flow';
 import {
@@ -33,9 +34,9 @@ export interface HostedCardProps {
   readonly other: ComponentChildren;
 }
 
-/** The same name and size as the bank's window: one payment window at a time. */
-const openWindow = (url = 'about:blank') =>
-  window.open(url, 'paydrop-bank', 'popup,width=480,height=720') as CardWindow | null;
+/** The checkout's one payment window (the bank's, when it pays from a bank). */
+const openWindow = () =>
+  window.open('about:blank', PAYMENT_WINDOW_NAME, PAYMENT_WINDOW_FEATURES) as CardWindow | null;
 
 const browserClock = {
   setTimeout: (run: () => void, ms: number) => setTimeout(run, ms),
