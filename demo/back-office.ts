@@ -111,6 +111,100 @@ function upsert(payout: PayoutView): void {
   payouts.value = next;
 }
 
+/** A reference as long as a row can show: its first 6 and last 4 characters (issue 23). */
+function shortReference(value: string): string {
+  return value.length <= 12 ? value : `${value.slice(0, 6)}…${value.slice(-4)}`;
+}
+
+/** What the last copy did, said to screen readers (and shown beside the tables). */
+const copyNotice = signal('');
+
+async function copyReference(what: string, value: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(value);
+    copyNotice.value = `${what} ${value} copied.`;
+  } catch {
+    copyNotice.value = `Could not copy. The full ${what.toLowerCase()}: ${value}`;
+  }
+}
+
+const COPY_ICON = h(
+  'svg',
+  { viewBox: '0 0 16 16', width: 16, height: 16, 'aria-hidden': 'true', focusable: 'false' },
+  h('rect', { x: 5.5, y: 5.5, width: 8, height: 9, rx: 1.5 }),
+  h('path', { d: 'M10.5 3.5v-1a1 1 0 0 0-1-1h-6a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h1' }),
+);
+
+/**
+ * A reference shortened to fit a row, its whole value still there: read out in full (the short
+ * form is hidden from screen readers), shown on hover, and copied by the button beside it.
+ */
+function Reference({ what, value }: { what: string; value: string }) {
+  const short = shortReference(value);
+  if (short === value) return h('code', { class: 'reference' }, value);
+  return h(
+    'span',
+    { class: 'reference' },
+    h(
+      'code',
+      { title: value },
+      h('span', { 'aria-hidden': 'true' }, short),
+      h('span', { class: 'visually-hidden' }, value),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'copy',
+        title: `Copy ${value}`,
+        'aria-label': `Copy ${what.toLowerCase()} ${value}`,
+        onClick: () => void copyReference(what, value),
+      },
+      COPY_ICON,
+    ),
+  );
+}
+
+/** A table cell that says its column's name when the rows are stacked on a phone. */
+function cell(label: string, content: unknown, className?: string) {
+  return h(
+    'td',
+    { role: 'cell', 'data-label': label, ...(className ? { class: className } : {}) },
+    h('span', { class: 'value' }, content as string),
+  );
+}
+
+/**
+ * A table that stays one on a phone: under 640 px its rows stack as label: value pairs (the
+ * labels from the cells' data-label, drawn by CSS and hidden from screen readers, which get the
+ * column headers). The roles are explicit because a browser may drop a table's semantics once
+ * CSS changes its display.
+ */
+function DataTable({
+  describedBy,
+  columns,
+  children,
+}: {
+  describedBy: string;
+  columns: readonly string[];
+  children: unknown;
+}) {
+  return h(
+    'table',
+    { class: 'data', role: 'table', 'aria-describedby': describedBy },
+    h(
+      'thead',
+      { role: 'rowgroup' },
+      h(
+        'tr',
+        { role: 'row' },
+        columns.map((name) => h('th', { key: name, scope: 'col', role: 'columnheader' }, name)),
+      ),
+    ),
+    h('tbody', { role: 'rowgroup' }, children as null),
+  );
+}
+
 function money(amount: { amountMinor: number; currency: string } | null): string {
   return amount ? formatMoney(amount.amountMinor, amount.currency) : '—';
 }
@@ -172,82 +266,82 @@ async function settle(): Promise<void> {
   notice.value = 'The sandbox clock moved 2 seconds: pending payouts settle.';
 }
 
+/** The sandbox's own buttons: set apart from the staff's real actions, and labelled so. */
+function SandboxControls() {
+  return h(
+    'div',
+    { class: 'sandbox', role: 'group', 'aria-labelledby': 'payouts-sandbox-title' },
+    h(
+      'p',
+      { class: 'sandbox-title', id: 'payouts-sandbox-title' },
+      h('span', { class: 'sandbox-tag' }, 'Sandbox'),
+      ' Play the bank: not in production',
+    ),
+    h(
+      'div',
+      { class: 'sandbox-actions' },
+      h('button', { type: 'button', onClick: () => void settle() }, 'Settle pending payouts now'),
+      h(
+        'button',
+        { type: 'button', onClick: () => void sendFailing() },
+        'Send a payout that fails',
+      ),
+    ),
+  );
+}
+
 function Payouts() {
   const rows = sortedPayouts.value;
   return h(
     'div',
     null,
-    h(
-      'div',
-      { class: 'toolbar' },
-      h(
-        'button',
-        { type: 'button', onClick: () => void settle() },
-        'Settle pending payouts now (sandbox)',
-      ),
-      h(
-        'button',
-        { type: 'button', onClick: () => void sendFailing() },
-        'Send a payout that fails (sandbox)',
-      ),
-      h('p', { class: 'hint', role: 'status' }, notice.value),
-    ),
+    h(SandboxControls, null),
+    h('p', { class: 'hint notice', role: 'status' }, notice.value),
     rows.length === 0
       ? h('p', { class: 'hint' }, 'No payouts yet. Send one with the form.')
-      : h(
-          'table',
-          { class: 'data', 'aria-describedby': 'payouts-title' },
-          h(
-            'thead',
-            null,
+      : h(DataTable, {
+          describedBy: 'payouts-title',
+          columns: ['Reference', 'Your reference', 'Amount', 'Status', 'Reason', 'Sandbox'],
+          children: rows.map((payout) =>
             h(
               'tr',
-              null,
-              ['Reference', 'Your reference', 'Amount', 'Status', 'Reason', 'Sandbox'].map((name) =>
-                h('th', { key: name, scope: 'col' }, name),
+              { key: payout.reference, role: 'row', 'data-reference': payout.reference },
+              cell('Reference', h(Reference, { what: 'Reference', value: payout.reference })),
+              cell(
+                'Your reference',
+                payout.tenantReference
+                  ? h(Reference, { what: 'Your reference', value: payout.tenantReference })
+                  : '—',
               ),
-            ),
-          ),
-          h(
-            'tbody',
-            null,
-            rows.map((payout) =>
+              cell('Amount', money(payout.amount), 'number'),
+              cell(
+                'Status',
+                h('span', { class: `status status-${payout.status.toLowerCase()}` }, payout.status),
+              ),
               h(
-                'tr',
-                { key: payout.reference, 'data-reference': payout.reference },
-                h('td', null, h('code', null, payout.reference)),
-                h('td', null, h('code', null, payout.tenantReference ?? '—')),
-                h('td', { class: 'number' }, money(payout.amount)),
-                h(
-                  'td',
-                  null,
-                  h(
-                    'span',
-                    { class: `status status-${payout.status.toLowerCase()}` },
-                    payout.status,
-                  ),
-                ),
-                h('td', { class: 'reason' }, payout.reason ?? ''),
-                h(
-                  'td',
-                  null,
-                  payout.status === 'Completed'
-                    ? h(
-                        'button',
-                        {
-                          type: 'button',
-                          class: 'small',
-                          'aria-label': `Reverse payout ${payout.reference}`,
-                          onClick: () => void reverse(payout.reference),
-                        },
-                        'Reverse',
-                      )
-                    : null,
-                ),
+                'td',
+                { role: 'cell', 'data-label': 'Reason', class: 'reason' },
+                payout.reason ?? '',
+              ),
+              h(
+                'td',
+                { role: 'cell', 'data-label': 'Sandbox', class: 'sandbox-cell' },
+                payout.status === 'Completed'
+                  ? h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'small sandbox-button',
+                        'aria-label': `Reverse payout ${payout.reference} (sandbox)`,
+                        onClick: () => void reverse(payout.reference),
+                      },
+                      'Reverse',
+                    )
+                  : null,
               ),
             ),
           ),
-        ),
+        }),
   );
 }
 
@@ -261,40 +355,24 @@ function Transactions() {
     null,
     items.length === 0
       ? h('p', { class: 'hint' }, 'No transactions yet.')
-      : h(
-          'table',
-          { class: 'data', 'aria-describedby': 'transactions-title' },
-          h(
-            'thead',
-            null,
+      : h(DataTable, {
+          describedBy: 'transactions-title',
+          columns: ['Id', 'Kind', 'Amount', 'Status', 'Created'],
+          children: items.map((item) =>
             h(
               'tr',
-              null,
-              ['Id', 'Kind', 'Amount', 'Status', 'Created'].map((name) =>
-                h('th', { key: name, scope: 'col' }, name),
+              { key: item.id, role: 'row' },
+              cell('Id', h(Reference, { what: 'Transaction id', value: item.id })),
+              cell('Kind', item.kind),
+              cell('Amount', money(item.amount), 'number'),
+              cell('Status', item.status),
+              cell(
+                'Created',
+                item.createdAt ? new Date(item.createdAt).toLocaleString('en-GB') : '',
               ),
             ),
           ),
-          h(
-            'tbody',
-            null,
-            items.map((item) =>
-              h(
-                'tr',
-                { key: item.id },
-                h('td', null, h('code', null, item.id)),
-                h('td', null, item.kind),
-                h('td', { class: 'number' }, money(item.amount)),
-                h('td', null, item.status),
-                h(
-                  'td',
-                  null,
-                  item.createdAt ? new Date(item.createdAt).toLocaleString('en-GB') : '',
-                ),
-              ),
-            ),
-          ),
-        ),
+        }),
     h(
       'nav',
       { class: 'pager', 'aria-label': 'Transaction pages' },
@@ -426,48 +504,37 @@ function Links() {
     ),
     links.value.length === 0
       ? h('p', { class: 'hint' }, 'No links yet.')
-      : h(
-          'table',
-          { class: 'data', 'aria-describedby': 'links-title' },
-          h(
-            'thead',
-            null,
+      : h(DataTable, {
+          describedBy: 'links-title',
+          columns: ['Alias', 'Name', 'Amount', 'Type', 'Status', 'Link'],
+          children: links.value.map((link) =>
             h(
               'tr',
-              null,
-              ['Alias', 'Name', 'Amount', 'Type', 'Status', ''].map((name, index) =>
-                h('th', { key: index, scope: 'col' }, name),
+              { key: link.alias, role: 'row' },
+              cell('Alias', h(Reference, { what: 'Alias', value: link.alias })),
+              cell('Name', link.name),
+              cell('Amount', link.amount ? money(link.amount) : 'Payer chooses', 'number'),
+              cell('Type', link.linkType === 'OneTime' ? 'One-time' : 'Reusable'),
+              cell('Status', link.status),
+              cell(
+                'Link',
+                isSafeUrl(link.url)
+                  ? h(
+                      'a',
+                      { href: link.url, target: '_blank', rel: 'noopener noreferrer' },
+                      `Open ${link.alias}`,
+                    )
+                  : 'Link not shown (unsafe URL)',
               ),
             ),
           ),
-          h(
-            'tbody',
-            null,
-            links.value.map((link) =>
-              h(
-                'tr',
-                { key: link.alias },
-                h('td', null, h('code', null, link.alias)),
-                h('td', null, link.name),
-                h('td', { class: 'number' }, link.amount ? money(link.amount) : 'Payer chooses'),
-                h('td', null, link.linkType === 'OneTime' ? 'One-time' : 'Reusable'),
-                h('td', null, link.status),
-                h(
-                  'td',
-                  null,
-                  isSafeUrl(link.url)
-                    ? h(
-                        'a',
-                        { href: link.url, target: '_blank', rel: 'noopener noreferrer' },
-                        `Open ${link.alias}`,
-                      )
-                    : 'Link not shown (unsafe URL)',
-                ),
-              ),
-            ),
-          ),
-        ),
+        }),
   );
+}
+
+/** The last copy's outcome: a polite status, shown for a moment at the foot of the screen. */
+function CopyStatus() {
+  return h('p', { class: copyNotice.value ? 'toast' : 'toast toast-empty' }, copyNotice.value);
 }
 
 function mount(id: string, component: () => unknown): void {
@@ -480,6 +547,7 @@ function start(): void {
   mount('payouts', Payouts);
   mount('transactions', Transactions);
   mount('links', Links);
+  mount('copy-status', CopyStatus);
   void loadPayouts().catch(() => {});
   void api.links().then((list) => {
     links.value = list;

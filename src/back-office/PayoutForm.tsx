@@ -7,7 +7,8 @@
 import { h } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { PayoutFieldDescriptor, PayoutFieldName, PayoutView } from '../protocol/back-office';
-import { minorDigits } from '../protocol/money';
+import { isKnownCurrency, minorDigits } from '../protocol/money';
+import { formatMoney as formatAmount } from '../widget/ui/format';
 import type { BackOfficeApi } from './back-office-api';
 import {
   AMOUNT_FIELD,
@@ -28,15 +29,17 @@ export interface PayoutFormProps {
   readonly model?: PayoutFormModel;
 }
 
+/**
+ * An amount as the back office shows it: the checkout's own formatter (its narrow symbol for
+ * every currency, so ₦, £ and $ sit side by side, never "NGN 10,000.00" beside "£98.00"),
+ * in English; a code the runtime cannot format is shown as code and number.
+ * @example formatMoney(1_000_000_000, 'NGN') // '₦10,000,000.00'
+ */
 export function formatMoney(amountMinor: number, currency: string): string {
-  const digits = minorDigits(currency);
   try {
-    return new Intl.NumberFormat('en', {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: digits,
-    }).format(amountMinor / 10 ** digits);
+    return formatAmount({ amountMinor, currency }, 'en');
   } catch {
+    const digits = isKnownCurrency(currency) ? minorDigits(currency) : 2;
     return `${currency} ${(amountMinor / 10 ** digits).toFixed(digits)}`;
   }
 }

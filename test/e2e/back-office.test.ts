@@ -9,14 +9,12 @@
  * server for the file (its state lives in a temporary folder), signed in once (its sign-ins are
  * limited to 5 a minute). Run `npm run build:widget` (or `npx vite build --mode back-office`) first.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser';
+import { type DemoProcess, startDemoProcess } from '../helpers/demo-process';
 
 const RECORDER = `
 window.__demo = { violations: [] };
@@ -31,41 +29,16 @@ const KEY = 'sk_test_back_office_e2e';
 let browser: Browser;
 /** The staff's signed-in cookies, for every test's context. */
 let staff: Awaited<ReturnType<BrowserContext['storageState']>>;
-let demo: ChildProcess;
-let dataDir: string;
+let demo: DemoProcess;
 let base: string;
 let context: BrowserContext;
 let page: Page;
 let problems: string[];
 
-function startDemo(): Promise<{ process: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      PAYDROP_DATA_DIR: dataDir,
-      BACK_OFFICE_PASSWORD: PASSWORD,
-      PROVIDER_SECRET_KEY: KEY,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /ready at (http:\/\/[^\s]+?)\/?\s/.exec(output);
-      if (match?.[1]) resolve({ process: child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`demo exited with ${code}`)));
-  });
-}
-
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'paydrop-back-office-'));
   browser = await launchChromium();
-  const started = await startDemo();
-  demo = started.process;
-  base = started.url;
+  demo = await startDemoProcess({ BACK_OFFICE_PASSWORD: PASSWORD, PROVIDER_SECRET_KEY: KEY });
+  base = demo.url;
   const signing = await browser.newContext();
   const login = await signing.newPage();
   await signIn(login);
@@ -91,12 +64,7 @@ async function sandboxPayouts(): Promise<unknown[]> {
 
 afterAll(async () => {
   await browser?.close();
-  if (demo && demo.exitCode === null) {
-    const exited = new Promise((resolve) => demo.once('exit', resolve));
-    demo.kill('SIGTERM');
-    await exited;
-  }
-  await rm(dataDir, { recursive: true, force: true });
+  await demo?.stop();
 });
 
 beforeEach(async () => {
@@ -208,7 +176,7 @@ describe('the back office', { timeout: 45_000 }, () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send payout');
     await page.keyboard.press('Enter');
     const status = page.locator('.pd-payout-form [role="status"]');
-    await expect.poll(() => status.textContent()).toMatch(/NGN\s75\.25 accepted by the provider/);
+    await expect.poll(() => status.textContent()).toMatch(/₦75\.25 accepted by the provider/);
     // After a failure the first field to fix has the focus, and axe still finds nothing serious.
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('payout-amount');
@@ -300,7 +268,10 @@ describe('the back office', { timeout: 45_000 }, () => {
   });
 
   it('the sandbox control sends a payout that fails, and its reason shows', async () => {
-    await page.getByRole('button', { name: 'Send a payout that fails (sandbox)' }).click();
+    await page
+      .getByRole('group', { name: /Sandbox/ })
+      .getByRole('button', { name: 'Send a payout that fails' })
+      .click();
     const notice = page.locator('#payouts [role="status"]');
     await expect
       .poll(() => notice.textContent())
@@ -364,7 +335,7 @@ describe('the back office', { timeout: 45_000 }, () => {
     const firstPage = await rows();
     // Five a page, newest first, whatever the provider's oldest-first pages hold.
     expect(firstPage).toHaveLength(5);
-    expect(firstPage[0]).toMatch(/NGN 100\.05/);
+    expect(firstPage[0]).toMatch(/₦100\.05/);
     await pager.getByRole('button', { name: 'Older' }).click();
     await expect.poll(() => pager.textContent()).toMatch(/Page 2 of/);
     await expect.poll(rows).not.toEqual(firstPage);
