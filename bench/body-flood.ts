@@ -1,6 +1,6 @@
 /**
  * 100 concurrent requests with a 1 MB body against the companion behind toNodeListener, as the
- * README mounts it (issue 20, item 4): the server's resident memory before and after. The server
+ * docs/server.md mounts it (issue 20, item 4): the server's resident memory before and after. The server
  * runs in a child process, so the client's own buffers are not counted.
  *
  *   npx tsx bench/body-flood.ts            # bodies with a Content-Length

@@ -6,7 +6,7 @@
 import { passesLuhn } from './card';
 
 /**
- * The card as the companion takes it from the card frame (README, "What the browser can call"):
+ * The card as the companion takes it from the card frame (docs/browser-calls.md):
  * month 1–12 and a four-digit year as numbers, the rest strings. It goes to the companion and
  * nowhere else.
  * @example { number: '4242424242424242', expiryMonth: 12, expiryYear: 2028, cvv: '123', holderName: 'Amina Bello' }

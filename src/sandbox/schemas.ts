@@ -1,6 +1,6 @@
 /**
  * What the sandbox accepts on each endpoint. Shapes come from provider-api.md; rules where it is
- * silent (required fields, limits) come from the test data in README.md. Unknown fields are
+ * silent (required fields, limits) come from the test data in docs/sandbox.md. Unknown fields are
  * refused, so an integration that misspells a field learns it here rather than in production.
  */
 import * as v from 'valibot';

@@ -1,5 +1,5 @@
 /**
- * Test data that is the same in every sandbox and listed in README.md, so that merchants' own
+ * Test data that is the same in every sandbox and listed in docs/sandbox.md, so that merchants' own
  * tests and ours can rely on it.
  */
 

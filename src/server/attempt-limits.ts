@@ -15,7 +15,7 @@
 import { CheckoutError } from './errors';
 import type { CheckoutStore } from './store';
 
-/** The limits' numbers, all per sliding window; every one is an option (README, "Limits"). */
+/** The limits' numbers, all per sliding window; every one is an option (docs/server.md, "Limits against card testing"). */
 export interface CheckoutLimits {
   /**
    * Declined card payments of one order before its card attempts are refused (429) for the rest

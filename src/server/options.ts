@@ -160,8 +160,8 @@ export interface CheckoutHandlerOptions {
   readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
   readonly fetch?: typeof fetch | undefined;
   /**
-   * The numbers of the limits against card testing and floods (README, "Limits"); each has a
-   * default, so this is only for what a shop's traffic says otherwise.
+   * The numbers of the limits against card testing and floods (docs/server.md, "Limits against
+   * card testing"); each has a default, so this is only for what a shop's traffic says otherwise.
    * @example limits: { cardDeclinesPerOrder: 3, cardDeclinesPerAddress: 40 }
    */
   readonly limits?: CheckoutLimits | undefined;

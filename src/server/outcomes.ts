@@ -193,7 +193,7 @@ export function createOutcomes(deps: OutcomeDeps) {
 
   /**
    * Where a payment stands, settling a card whose finalize answer never came: if the provider
-   * still says PENDING, finalize is sent again. We assume (README, "Gaps we assume") that the
+   * still says PENDING, finalize is sent again. We assume (docs/server.md, "Gaps we assume") that the
    * provider treats finalize as idempotent per paymentReference, as the sandbox does: a second
    * finalize of a charged payment charges nothing, of an uncharged one charges once.
    */

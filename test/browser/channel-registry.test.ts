@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The registry of channels: every channel of the protocol has one descriptor, from its own folder,
-// and this is what each provides (README, "Adding a channel").
+// and this is what each provides (CONTRIBUTING.md, "Adding a channel").
 import { describe, expect, it, vi } from 'vitest';
 import { CHANNELS } from '../../src/protocol/types';
 import { CHANNEL_REGISTRY, type PanelContext, SUPPORTED_CHANNELS } from '../../src/widget/channels';

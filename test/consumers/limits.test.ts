@@ -1,4 +1,4 @@
-// Issue 20's done-criteria against the packed package, mounted as the README shows (Node's http
+// Issue 20's done-criteria against the packed package, mounted as docs/server.md shows (Node's http
 // server with toNodeListener, in a process of its own), in front of a real sandbox whose calls
 // are counted: card testing on one order and across orders, /session floods, a stranger opening
 // a customer's order, event streams per token, and a 50 MB Content-Length.

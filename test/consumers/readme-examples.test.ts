@@ -1,9 +1,10 @@
-// Every TypeScript example in the README compiles under strict TypeScript in a merchant's
-// project, against the packed package: what a merchant copies works as it is. Each example is a
-// module of its own; what the README leaves to the merchant (their database, the handler made in
-// the example before, the Bun and Deno globals) is declared once below.
+// Every TypeScript example in the README and in docs/ compiles under strict TypeScript in a
+// merchant's project, against the packed package: what a merchant copies works as it is. Each
+// example is a module of its own (a `tsx` one a .tsx file, with React's JSX); what the examples
+// leave to the merchant (their database, the handler made in the README's first example and the
+// module it lives in, the Bun and Deno globals) is declared once below.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
@@ -21,6 +22,10 @@ declare const ledger: {
 };
 /** The handler the README's first companion example creates. */
 declare const checkout: import('paydrop/server').CheckoutHandler;
+/** The README's Next.js route handler imports that handler from the merchant's lib/checkout.ts. */
+declare module '@/lib/checkout' {
+  export const checkout: import('paydrop/server').CheckoutHandler;
+}
 /** The options the README's first companion example passes. */
 declare const options: import('paydrop/server').CheckoutHandlerOptions;
 type Fetch = (request: Request) => Response | Promise<Response>;
@@ -28,29 +33,57 @@ declare const Bun: { serve(options: { port?: number; hostname?: string; fetch: F
 declare const Deno: { serve(options: { port?: number; hostname?: string }, handler: Fetch): unknown };
 `;
 
-function examples(): Array<{ line: number; code: string }> {
-  const found: Array<{ line: number; code: string }> = [];
-  const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n');
+/** The Markdown files whose examples a merchant copies: the README and every page of docs/. */
+const SOURCES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+
+interface Example {
+  /** Where the example is, e.g. docs/server.md */
+  readonly source: string;
+  /** Its first line's number in that file. */
+  readonly line: number;
+  readonly tsx: boolean;
+  readonly code: string;
+}
+
+function examples(source: string): Example[] {
+  const found: Example[] = [];
+  const lines = readFileSync(join(ROOT, source), 'utf8').split('\n');
   for (let index = 0; index < lines.length; index += 1) {
-    if (!/^```(ts|typescript|tsx)\s*$/.test(lines[index] ?? '')) continue;
+    const fence = /^\s*```(ts|typescript|tsx)\s*$/.exec(lines[index] ?? '');
+    if (!fence) continue;
     const start = index + 1;
     let end = start;
-    while (end < lines.length && !(lines[end] ?? '').startsWith('```')) end += 1;
-    found.push({ line: start + 1, code: lines.slice(start, end).join('\n') });
+    while (end < lines.length && !(lines[end] ?? '').trimStart().startsWith('```')) end += 1;
+    const code = lines.slice(start, end).join('\n');
+    found.push({ source, line: start + 1, tsx: fence[1] === 'tsx', code });
     index = end;
   }
   return found;
 }
 
-it('compiles every TypeScript example of the README under strict', async () => {
-  const found = examples();
-  expect(found.length).toBeGreaterThanOrEqual(8);
+it('compiles every TypeScript example of the README and docs/ under strict', async () => {
+  const found = SOURCES.flatMap(examples);
+  const count = (source: string) => found.filter((example) => example.source === source).length;
+  // The README's five-minute start: the companion, Express, Hono, Next.js's route handler, and
+  // the React and Next.js buttons; the reference pages keep the examples the README used to hold.
+  expect(count('README.md')).toBeGreaterThanOrEqual(6);
+  expect(found.filter((example) => example.tsx).length).toBeGreaterThanOrEqual(2);
+  for (const page of ['docs/server.md', 'docs/sandbox.md', 'docs/back-office.md']) {
+    expect(count(page), page).toBeGreaterThanOrEqual(1);
+  }
+  expect(found.length).toBeGreaterThanOrEqual(20);
   const folder = join(packedPackage().consumer, 'readme');
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'merchant-globals.d.ts'), MERCHANT_GLOBALS);
-  const files = found.map(({ line, code }) => {
-    const name = `readme-line-${line}.ts`;
+  const files = found.map(({ source, line, tsx, code }) => {
+    const name = `${source.replace(/\W/g, '-')}-line-${line}.${tsx ? 'tsx' : 'ts'}`;
     writeFileSync(join(folder, name), `${code}\nexport {};\n`);
     return name;
   });
@@ -63,6 +96,7 @@ it('compiles every TypeScript example of the README under strict', async () => {
         moduleResolution: 'nodenext',
         lib: ['ES2023', 'DOM', 'DOM.Iterable'],
         types: ['node'],
+        jsx: 'react-jsx',
         strict: true,
         skipLibCheck: true,
         noEmit: true,
@@ -74,6 +108,6 @@ it('compiles every TypeScript example of the README under strict', async () => {
   const errors = await promisify(execFile)(process.execPath, [tsc, '-p', folder], { cwd: folder })
     .then(() => '')
     .catch((error) => String(error.stdout ?? error));
-  // readme-line-N.ts(3,5) is README.md line N + 2.
+  // docs-server-md-line-N.ts(3,5) is docs/server.md line N + 2.
   expect(errors).toBe('');
 }, 120_000);

@@ -26,7 +26,7 @@ document.addEventListener('securitypolicyviolation', (event) => {
 }, true);
 `;
 
-/** The sandbox's test cards (README, "Test data"). */
+/** The sandbox's test cards (docs/sandbox.md, "Test data"). */
 const CARDS = { success: '4242424242424242', challenge: '4000000000003220' } as const;
 const FUTURE_EXPIRY = `12 / ${String((new Date().getFullYear() + 5) % 100).padStart(2, '0')}`;
 

@@ -19,7 +19,7 @@ export interface NodeAdapterOptions {
 /**
  * For Node's `http` server, or any framework that hands over Node's request and response:
  * `http.createServer(toNodeListener(checkout))`. A body a framework already read is taken from
- * `req.rawBody` or `req.body` when it left one there. Set the server's timeouts too (README,
+ * `req.rawBody` or `req.body` when it left one there. Set the server's timeouts too (docs/server.md,
  * "Timeouts"), or use `serve()`, which does.
  * @example http.createServer(toNodeListener(createCheckoutHandler({ ... }))).listen(3000)
  */

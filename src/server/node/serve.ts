@@ -19,7 +19,7 @@ export interface ServeOptions extends NodeAdapterOptions, ServerTimeouts {
  * Serves the checkout (or back office) handler on a Node http server of its own, with the
  * limits a server facing the internet wants: headers within 10 s, a whole request within 30 s,
  * idle keep-alive connections closed after 5 s, bodies no larger than the handlers take. Open
- * event streams are not cut by any of these. For a server you create yourself, README
+ * event streams are not cut by any of these. For a server you create yourself, docs/server.md
  * ("Timeouts") shows the same settings.
  * @example
  * const running = await serve(checkout, { port: 3000 });

@@ -1,4 +1,4 @@
-// The packed package mounted as the README shows it on Node's own http server (timeouts set), for
+// The packed package mounted as docs/server.md shows it on Node's own http server (timeouts set), for
 // the limits test: cards typed in the card frame (the direct path), so card testing is tried
 // through the companion itself.
 import http from 'node:http';

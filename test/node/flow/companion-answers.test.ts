@@ -16,7 +16,7 @@ type Json = Record<string, unknown>;
 const EXPIRES = '2031-05-04T10:30:00.000Z';
 const SERVER_TIME = '2031-05-04T10:00:00.000Z';
 
-/** A payment view as the companion writes it (README, "The companion server"). */
+/** A payment view as the companion writes it (docs/browser-calls.md). */
 function paymentJson(): Json {
   return {
     reference: 'PAY-2031.05:abc_01',
@@ -335,7 +335,7 @@ describe('parseInitiation', () => {
 });
 
 describe('parseStatus', () => {
-  it('accepts the status answer the README describes, without server time', () => {
+  it('accepts the status answer docs/browser-calls.md describes, without server time', () => {
     expect(parseStatus({ reference: 'PAY-0001', status: 'SUCCESSFUL' })).toEqual({
       status: 'SUCCESSFUL',
       serverTime: null,

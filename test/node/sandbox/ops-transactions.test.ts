@@ -158,7 +158,7 @@ describe('transactions list', () => {
   });
 
   it('answers a wrong key with 401 in the list envelope (status false)', async () => {
-    // README: "The list endpoint answers { status: false, message }". A merchant's list client
+    // docs/sandbox.md: "The list endpoint answers { status: false, message }". A merchant's list client
     // checks `status`; a truthy number there reads as success.
     const answer = await call(sandbox, 'GET', LIST, undefined, { key: 'sk_wrong' });
     expect(answer.status).toBe(401);

@@ -117,7 +117,7 @@ describe('webhook delivery', () => {
   });
 
   it('by default retries after 1, 2, 4 … 128 s of sandbox time: 9 attempts in all', async () => {
-    // The README's policy, not the helper's fast delays.
+    // docs/sandbox.md's policy, not the helper's fast delays.
     sandbox = await startSandbox({ webhookUrl: receiver.url, webhookRetryDelaysMs: undefined });
     // Alternating failures tell each attempt's answer from the one before it.
     const failures = [500, 502, 500, 502, 500, 502, 500, 502];

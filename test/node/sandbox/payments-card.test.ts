@@ -1,6 +1,6 @@
 /**
  * Card payments: initiate → authenticate → the challenge when asked → finalize → status, for
- * every test card of README.md, and the card number kept out of everything the sandbox shows.
+ * every test card of docs/sandbox.md, and the card number kept out of everything the sandbox shows.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

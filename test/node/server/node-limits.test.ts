@@ -39,7 +39,7 @@ function checkoutFor(sandbox: Sandbox): CheckoutHandler {
   return checkout;
 }
 
-/** The companion mounted as the README shows: http.createServer(toNodeListener(checkout)). */
+/** The companion mounted as docs/server.md shows: http.createServer(toNodeListener(checkout)). */
 async function mounted(): Promise<Rig> {
   const sandbox = await startSandbox();
   cleanups.push(() => sandbox.close());
