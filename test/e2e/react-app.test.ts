@@ -96,7 +96,10 @@ it('opens one checkout under StrictMode, pays by transfer, reports once, and clo
   expect(transfer.status).toBe(200);
   await heading('Payment received').waitFor({ timeout: 10_000 });
   // The app re-rendered with the payment (new callbacks), behind the dialog that stays open.
-  await page.getByRole('status').filter({ hasText: `Paid: ${payment.reference}` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Paid: ${payment.reference}` })
+    .waitFor();
   expect(await checkouts()).toBe(1);
 
   // The app takes the button away (the page behind the modal is inert to the customer, not to

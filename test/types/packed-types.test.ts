@@ -92,26 +92,34 @@ describe.each([
   ['node16', { module: 'node16', moduleResolution: 'node16' }],
   ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
 ])('TypeScript with moduleResolution %s', (name, resolution) => {
-  it.each([true, false])('compiles the type tests (skipLibCheck: %s)', async (skipLibCheck) => {
-    const errors = await compile(`${name}-${skipLibCheck}`, { ...resolution, skipLibCheck }, [
-      'public-api.ts',
-    ]);
-    expect(errors).toBe('');
-  }, COMPILE_TIMEOUT_MS);
+  it.each([true, false])(
+    'compiles the type tests (skipLibCheck: %s)',
+    async (skipLibCheck) => {
+      const errors = await compile(`${name}-${skipLibCheck}`, { ...resolution, skipLibCheck }, [
+        'public-api.ts',
+      ]);
+      expect(errors).toBe('');
+    },
+    COMPILE_TIMEOUT_MS,
+  );
 });
 
 describe.each([
   ['node16', { module: 'node16', moduleResolution: 'node16' }],
   ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
 ])('CommonJS under moduleResolution %s', (name, resolution) => {
-  it.each([true, false])('requires the package (skipLibCheck: %s)', async (skipLibCheck) => {
-    const errors = await compile(
-      `require-${name}-${skipLibCheck}`,
-      { ...resolution, skipLibCheck },
-      ['required.cts'],
-    );
-    expect(errors).toBe('');
-  }, COMPILE_TIMEOUT_MS);
+  it.each([true, false])(
+    'requires the package (skipLibCheck: %s)',
+    async (skipLibCheck) => {
+      const errors = await compile(
+        `require-${name}-${skipLibCheck}`,
+        { ...resolution, skipLibCheck },
+        ['required.cts'],
+      );
+      expect(errors).toBe('');
+    },
+    COMPILE_TIMEOUT_MS,
+  );
 });
 
 const ATTW = join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js');
