@@ -17,6 +17,7 @@ import {
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { CheckoutResult } from '../../src/index';
+import * as entry from '../../src/react';
 import { PayButton, type PayButtonProps, type Paydrop, usePaydrop } from '../../src/react';
 import { FakeEventSource } from './setup-dom';
 
@@ -90,6 +91,10 @@ async function dialog(): Promise<HTMLElement> {
   if (!shadow) throw new Error('no checkout open');
   return within(shadow as unknown as HTMLElement).findByRole('dialog');
 }
+
+it('exports PayButton and usePaydrop, nothing else', () => {
+  expect(Object.keys(entry).sort()).toEqual(['PayButton', 'usePaydrop']);
+});
 
 it('renders a plain button that opens one checkout under StrictMode', async () => {
   render(payButton({ className: 'pay', id: 'pay' }));
