@@ -12,7 +12,8 @@ import { defineConfig, type Plugin, type UserConfig } from 'vite';
  *   paydrop-outcomes.js (the words of a payment that did not go through);
  * - card-frame: dist/paydrop-card-frame.js and .css, the direct card path's frame (issue 19): a
  *   classic script and its stylesheet, which the companion serves from {basePath}/assets/;
- * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`;
+ * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`, and dist/react.js,
+ *   `paydrop/react`'s PayButton and usePaydrop around it;
  * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers, the
  *   Node adapters dist/server-node.js, and the stores dist/server-sqlite.js and dist/server-redis.js:
  *   each entry paydrop/a/b is dist/a-b.js, its types dist/types/a/b/index.d.ts (package.json);
@@ -55,14 +56,34 @@ export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'esm') {
     return {
       ...jsx,
+      plugins: [
+        {
+          // The binding's import of the npm entry stays an import of dist/index.js, so the
+          // widget's chunks are laid out as if the binding were not there.
+          name: 'paydrop-react-imports-the-entry',
+          enforce: 'pre',
+          resolveId(source, importer) {
+            if (source === '../index' && importer?.includes('/src/react/')) {
+              return { id: './index.js', external: true };
+            }
+            return null;
+          },
+        },
+      ],
       build: {
         outDir: 'dist',
         emptyOutDir: false,
         target: 'es2022',
         sourcemap: true,
         minify: false,
-        lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'index.js' },
-        rolldownOptions: { external: dependencies },
+        // paydrop/react (dist/react.js) takes open() from dist/index.js: one widget, one
+        // checkout per page, whichever entry opened it. React is the merchant's (a peer).
+        lib: {
+          entry: { index: 'src/index.ts', react: 'src/react/index.ts' },
+          formats: ['es'],
+          fileName: (_format, name) => `${name}.js`,
+        },
+        rolldownOptions: { external: [...dependencies, /^react(-dom)?($|\/)/] },
       },
     };
   }
@@ -177,7 +198,8 @@ export default defineConfig(({ mode }): UserConfig => {
           // 20.19 and 22.12 on, which engines states), not a second build. A process that both
           // requires and imports paydrop/server holds one copy of it, so its classes and state are
           // the same either way; and a CommonJS build would gain no older Node, since it would
-          // still require @noble/hashes, an ES module only. dist/index.cjs is the widget's.
+          // still require @noble/hashes, an ES module only. dist/index.cjs is the widget's,
+          // dist/react.cjs its React binding's.
           name: 'paydrop-commonjs-entries',
           generateBundle() {
             for (const name of [
@@ -188,6 +210,7 @@ export default defineConfig(({ mode }): UserConfig => {
               'sandbox',
               'protocol',
               'index',
+              'react',
             ]) {
               this.emitFile({
                 type: 'asset',

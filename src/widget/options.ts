@@ -2,7 +2,12 @@
  * The options of `open()`, checked before anything happens: a wrong option is a clear TypeError
  * naming it, and nothing is opened.
  */
-import type { CheckoutResult, CheckoutStep, PaymentSummary } from '../flow/checkout-model';
+import type {
+  CheckoutFailure,
+  CheckoutResult,
+  CheckoutStep,
+  PaymentSummary,
+} from '../flow/checkout-model';
 import type { Channel } from '../protocol/types';
 import type { CardMessages } from './channels/card/messages';
 import type { Messages } from './messages';
@@ -44,8 +49,8 @@ export interface OpenOptions {
   readonly messages?: Partial<Messages & CardMessages & OutcomeMessages & QrMessages>;
   /** The payment is confirmed by the provider. */
   readonly onSuccess?: (payment: PaymentSummary) => void;
-  /** The payment failed, or the checkout could not continue. */
-  readonly onFailure?: (error: { code: string; message: string }) => void;
+  /** The payment failed, or the checkout could not continue: `error.code` says why. */
+  readonly onFailure?: (error: CheckoutFailure) => void;
   /** Closed while a payment is under way; its outcome will reach your server's hook. */
   readonly onPending?: (payment: PaymentSummary) => void;
   /** The dialog has closed, with the final result. */

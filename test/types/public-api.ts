@@ -5,7 +5,9 @@
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
-import { open } from '../../src/index';
+import { createElement } from 'react';
+import { type CheckoutFailure, open, type PaymentSummary } from '../../src/index';
+import { PayButton, type PayButtonProps, usePaydrop } from '../../src/react';
 import {
   type CheckoutHandler,
   type CheckoutHandlerOptions,
@@ -77,3 +79,44 @@ void verifyWebhook({ headers: new Headers(), body: '' });
 open({ endpoint: '/api/checkout', order: 'order-42' });
 // @ts-expect-error the order is the merchant's id, not an amount the browser could change
 open({ endpoint: '/api/checkout', order: 2500 });
+
+// paydrop/react: PayButton takes open()'s options, typed as open() types them, and a button's.
+const payButton: PayButtonProps = {
+  endpoint: '/api/checkout',
+  order: 'order-42',
+  onSuccess: (payment: PaymentSummary) => void payment.reference,
+  onFailure: (error: CheckoutFailure) => {
+    // The same codes open() reports, e.g. 'expired' or 'bank_declined'.
+    const expired: boolean = error.code === 'expired';
+    void expired;
+  },
+  className: 'pay',
+  disabled: false,
+  children: 'Pay now',
+};
+createElement(PayButton, payButton);
+createElement(PayButton, { endpoint: '/api/checkout', link: 'lnk_spring' }, 'Pay the link');
+// @ts-expect-error the order is the merchant's id, not an amount
+createElement(PayButton, { endpoint: '/api/checkout', order: 2500 }, 'Pay');
+// @ts-expect-error the endpoint is required
+createElement(PayButton, { order: 'order-42' }, 'Pay');
+createElement(PayButton, {
+  endpoint: '/api/checkout',
+  order: 'order-42',
+  // @ts-expect-error onSuccess is given the payment, whose amount is not a string
+  onSuccess: (payment: { amount: string }) => void payment,
+});
+createElement(PayButton, {
+  endpoint: '/api/checkout',
+  order: 'order-42',
+  // @ts-expect-error no such failure code: onFailure's codes are open()'s
+  onFailure: (error) => error.code === 'card_stolen',
+});
+export function Checkout(): void {
+  const paydrop = usePaydrop({ endpoint: '/api/checkout', order: 'order-42' });
+  paydrop.open({ locale: 'fr' });
+  const isOpen: boolean = paydrop.isOpen;
+  void isOpen;
+  // @ts-expect-error overrides are open()'s options
+  paydrop.open({ locale: 42 });
+}
