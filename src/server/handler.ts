@@ -720,11 +720,15 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       const isCard = checkCardOrigin(request, path, headers);
       if (isCard && request.method === 'OPTIONS') return cardPreflight(headers);
       if (!isWebhook && !isCard && origin !== null && !originAllowed(origin, request)) {
-        throw new CheckoutError(
+        const code =
           request.method === 'GET' || request.method === 'OPTIONS'
             ? 'origin_not_allowed'
-            : 'cross_site_request',
-          'This origin may not use this checkout.',
+            : 'cross_site_request';
+        // The widget prints this to the console: the code, and where the answer is (not here: the
+        // origin expected is for the merchant's log, not for any page that asks).
+        throw new CheckoutError(
+          code,
+          `Refused (${code}): this page's origin may not use this checkout. The checkout server's log names the origin it expected and the option that allows this one.`,
         );
       }
       // A browser that says the call is cross-site but sends no Origin is not to be trusted either.
@@ -734,7 +738,10 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         origin === null &&
         request.headers.get('sec-fetch-site') === 'cross-site'
       ) {
-        throw new CheckoutError('cross_site_request', 'Cross-site calls are not accepted.');
+        throw new CheckoutError(
+          'cross_site_request',
+          'Refused (cross_site_request): a cross-site call without an Origin is not accepted.',
+        );
       }
       if (request.method === 'OPTIONS') {
         headers.set('access-control-allow-methods', 'GET, POST');
