@@ -16,11 +16,14 @@
  *   anyway: the origin check protects browsers, not the server. What protects the server is that
  *   the amount is the merchant's (resolveOrder), the token is signed, and the limits count.
  * - The checkout's calls carry no ambient authority. The one cookie (the payment keys,
- *   payment-key-cookie.ts) is HttpOnly, SameSite=Strict and the companion host's own: a
- *   cross-site request carries none, and a DNS-rebinding page (its own name pointed at the
- *   companion's address, so Host and Origin agree and the check passes) is sent the cookies of
- *   its own name, never the shop's. It gets what a stranger with curl gets: the checkout's public
- *   calls, with amounts the merchant decides and money that only ever goes to the merchant.
+ *   payment-key-cookie.ts, which only show a browser the payments it started itself) is
+ *   HttpOnly, SameSite=Strict and the companion host's own: a cross-site request carries none; a
+ *   same-site sibling (blog.shop.example) that posts a form does send it, but its Origin is its
+ *   own, which no header it can set changes, so it is refused before the cookie is read; and a
+ *   DNS-rebinding page (its own name pointed at the companion's address, so Host and Origin agree
+ *   and the check passes) is sent the cookies of its own name, never the shop's. What that page
+ *   gets is what a stranger with curl gets: the checkout's public calls, with amounts the
+ *   merchant decides and money that only ever goes to the merchant.
  * - URLs built from these headers (the bank's return page, the challenge page, the card frame's
  *   files) are in answers marked `Cache-Control: no-store` and go to whoever asked, so a forged
  *   host cannot be cached for someone else; the pages' CSP (`script-src 'self'`) would not run a
