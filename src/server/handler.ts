@@ -45,7 +45,7 @@ import {
   issuesOf,
   SessionInput,
 } from './schemas';
-import { shopOriginsOf } from './shop-origin';
+import { type ShopOrigins, shopOriginsOf } from './shop-origin';
 import { createStatusCache } from './status-cache';
 import { createMemoryStore } from './store';
 import { type CheckoutClaims, createTokenSigner } from './token';
@@ -241,9 +241,20 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     };
   }
 
+  /** The shop's origins as each request names them, worked out once a request (~10 µs). */
+  const shopOrigins = new WeakMap<Request, ShopOrigins>();
+  function shopOriginsFor(request: Request): ShopOrigins {
+    let origins = shopOrigins.get(request);
+    if (!origins) {
+      origins = shopOriginsOf(request);
+      shopOrigins.set(request, origins);
+    }
+    return origins;
+  }
+
   /** Where the companion's URLs point: publicUrl, or the shop's origin as the request names it. */
   function publicUrlOf(request: Request): string {
-    return options.publicUrl?.replace(/\/+$/, '') ?? shopOriginsOf(request).expected + basePath;
+    return options.publicUrl?.replace(/\/+$/, '') ?? shopOriginsFor(request).expected + basePath;
   }
 
   /**
@@ -254,7 +265,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     return (
       origin === publicOrigin ||
       allowedOrigins.has(origin) ||
-      shopOriginsOf(request).accepted.has(origin)
+      shopOriginsFor(request).accepted.has(origin)
     );
   }
 
@@ -268,7 +279,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     const card = path === CARD_PATH;
     const expected = card
       ? 'null (the card frame)'
-      : (publicOrigin ?? shopOriginsOf(request).expected);
+      : (publicOrigin ?? shopOriginsFor(request).expected);
     const allow = card
       ? 'none: card details are taken from the card frame alone'
       : shown === null || shown === 'null'
@@ -469,7 +480,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
           cardFramePage(`${publicUrl}/assets`, [
             ...new Set([
               ...(publicOrigin ? [publicOrigin] : []),
-              ...shopOriginsOf(request).accepted,
+              ...shopOriginsFor(request).accepted,
               ...allowedOrigins,
             ]),
           ]),
