@@ -187,9 +187,12 @@ export function toRequest(
     else if (value !== undefined) headers.set(name, value);
   }
   const method = incoming.method ?? 'GET';
+  // On a TLS socket (https.createServer, or an http2 server's https fallback) the URL says
+  // https, so the checkout takes the shop's https pages as its own (issue 21).
+  const scheme = (incoming.socket as { encrypted?: boolean } | null)?.encrypted ? 'https' : 'http';
   let target: URL;
   try {
-    target = new URL(url ?? '/', `http://${host}`);
+    target = new URL(url ?? '/', `${scheme}://${host}`);
   } catch {
     throw new MalformedRequestError('The Host header or the request target is not valid.');
   }

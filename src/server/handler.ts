@@ -23,7 +23,12 @@ import { CheckoutError, toCheckoutError } from './errors';
 import { eventStream } from './events';
 import { createHostedCard } from './hosted-card';
 import { createJobPicker, type JobPicker } from './jobs';
-import { type CheckoutHandlerOptions, type CheckoutLogger, checkOptions } from './options';
+import {
+  type CheckoutHandlerOptions,
+  type CheckoutLogger,
+  checkOptions,
+  tokenSecretsOf,
+} from './options';
 import { createOutcomes, PAYMENT_QUEUE } from './outcomes';
 import { ASSETS, challengeFrame, challengePage, missingPage, returnPage } from './pages';
 import { paymentKeysOf, rememberPaymentKey } from './payment-key-cookie';
@@ -40,6 +45,7 @@ import {
   issuesOf,
   SessionInput,
 } from './schemas';
+import { type ShopOrigins, shopOriginsOf } from './shop-origin';
 import { createStatusCache } from './status-cache';
 import { createMemoryStore } from './store';
 import { type CheckoutClaims, createTokenSigner } from './token';
@@ -50,6 +56,11 @@ import { createWebhookReceiver } from './webhooks';
 const MAX_BODY_BYTES = 8 * 1024;
 /** Default of maxEventStreamsPerCheckout: many tabs of one customer, not 3,000 of a stranger. */
 const MAX_EVENT_STREAMS_PER_CHECKOUT = 20;
+/**
+ * The load balancers' check (issue 21, item 6). Not in COMPANION_PATHS, the browser's contract:
+ * no page calls it, and every byte there is in every customer's paydrop.js.
+ */
+const HEALTH_PATH = '/health';
 /** What a checkout past its stream count is told to wait: a stream closes when a tab does. */
 const STREAM_RETRY_AFTER_SECONDS = 5;
 
@@ -86,12 +97,14 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   checkOptions(options);
   const basePath = (options.basePath ?? '/api/checkout').replace(/\/+$/, '');
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
+  const tokenSecrets = tokenSecretsOf(options);
   const logger = redactingLogger(options.logger ?? consoleLogger, [
     options.secretKey,
-    options.tokenSecret ?? '',
+    ...tokenSecrets,
   ]);
   const store = options.store ?? createMemoryStore();
-  const signer = createTokenSigner(options.tokenSecret ?? options.secretKey);
+  const signer = createTokenSigner(tokenSecrets);
   const now = options.now ?? Date.now;
   // The provider's now, measured from the Date of its answers: a transfer's expiry is on its
   // clock, and the browser counts down to it from the time we give it (issue 12, item 3).
@@ -228,13 +241,55 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     };
   }
 
-  function publicUrlOf(request: Request): string {
-    return options.publicUrl?.replace(/\/+$/, '') ?? new URL(request.url).origin + basePath;
+  /** The shop's origins as each request names them, worked out once a request (~10 µs). */
+  const shopOrigins = new WeakMap<Request, ShopOrigins>();
+  function shopOriginsFor(request: Request): ShopOrigins {
+    let origins = shopOrigins.get(request);
+    if (!origins) {
+      origins = shopOriginsOf(request);
+      shopOrigins.set(request, origins);
+    }
+    return origins;
   }
 
-  /** Same origin as the companion, or one the merchant allowed. */
+  /** Where the companion's URLs point: publicUrl, or the shop's origin as the request names it. */
+  function publicUrlOf(request: Request): string {
+    return options.publicUrl?.replace(/\/+$/, '') ?? shopOriginsFor(request).expected + basePath;
+  }
+
+  /**
+   * The shop's own pages (publicUrl's origin, or any the request names for this server: see
+   * shop-origin.ts for why the proxy headers may be believed here), or one the merchant allowed.
+   */
   function originAllowed(origin: string, request: Request): boolean {
-    return origin === new URL(publicUrlOf(request)).origin || allowedOrigins.has(origin);
+    return (
+      origin === publicOrigin ||
+      allowedOrigins.has(origin) ||
+      shopOriginsFor(request).accepted.has(origin)
+    );
+  }
+
+  /**
+   * Every refusal of a page's call, in the log (issue 21: a proxy set-up refused every call and
+   * said nothing): the origin refused, the one expected, and what would let it in.
+   */
+  function logRefusal(request: Request, path: string, failure: CheckoutError): void {
+    const origin = request.headers.get('origin');
+    const shown = origin === null ? null : origin.slice(0, 200);
+    const card = path === CARD_PATH;
+    const expected = card
+      ? 'null (the card frame)'
+      : (publicOrigin ?? shopOriginsFor(request).expected);
+    const allow = card
+      ? 'none: card details are taken from the card frame alone'
+      : shown === null || shown === 'null'
+        ? 'none: a cross-site call without an origin (a sandboxed frame, a file) is never taken'
+        : `publicUrl: '${shown}${basePath}' if ${shown} is this shop's own address (or let the proxy in front send X-Forwarded-Proto and X-Forwarded-Host), or allowedOrigins: ['${shown}'] if it is another site of yours`;
+    logger.warn(`paydrop: ${failure.code}: refused ${request.method} ${path} from ${shown}`, {
+      origin: shown,
+      expected,
+      allow,
+    });
   }
 
   function corsHeaders(request: Request): Headers {
@@ -423,8 +478,11 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       {
         GET: async ({ request, publicUrl }) =>
           cardFramePage(`${publicUrl}/assets`, [
-            new URL(publicUrlOf(request)).origin,
-            ...allowedOrigins,
+            ...new Set([
+              ...(publicOrigin ? [publicOrigin] : []),
+              ...shopOriginsFor(request).accepted,
+              ...allowedOrigins,
+            ]),
           ]),
       },
     ],
@@ -605,6 +663,43 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     throw new CheckoutError('not_found', 'There is nothing here.');
   }
 
+  /** Whether the store answered the last health check; a change is logged, not every probe. */
+  let storeAnswered = true;
+
+  /**
+   * GET {basePath}/health: 200 `{"ok":true}` when the store answers a read, 503 with the reason
+   * when it does not (or the handler is closing), for load balancers. The read is of a key no
+   * record uses: it proves the store is there and tells nothing of what it holds.
+   */
+  async function health(request: Request, requestId: string): Promise<Response> {
+    const headers = new Headers({ 'x-request-id': requestId });
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      headers.set('allow', 'GET, HEAD');
+      return new CheckoutError(
+        'method_not_allowed',
+        `${request.method} is not allowed here.`,
+      ).toResponse(requestId, headers);
+    }
+    let reason: 'shutting_down' | 'store_unavailable' | undefined;
+    if (closed) reason = 'shutting_down';
+    else {
+      try {
+        await store.get('paydrop:health');
+        if (!storeAnswered) logger.warn('paydrop: health: the store answers again');
+        storeAnswered = true;
+      } catch (error) {
+        reason = 'store_unavailable';
+        if (storeAnswered)
+          logger.error('paydrop: health: the store does not answer', { error: String(error) });
+        storeAnswered = false;
+      }
+    }
+    const answer = json(reason ? { ok: false, reason } : { ok: true }, headers, reason ? 503 : 200);
+    return request.method === 'HEAD'
+      ? new Response(null, { status: answer.status, headers: answer.headers })
+      : answer;
+  }
+
   async function handle(request: Request): Promise<Response> {
     const requestId = crypto.randomUUID();
     const headers = corsHeaders(request);
@@ -620,12 +715,15 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         'The request URL or Host is not valid.',
       ).toResponse(requestId, headers);
     }
+    let path = '/';
     try {
-      if (closed) throw new CheckoutError('unavailable', 'The checkout server is shutting down.');
       if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
         throw new CheckoutError('not_found', 'There is nothing here.');
       }
-      const path = url.pathname.slice(basePath.length) || '/';
+      path = url.pathname.slice(basePath.length) || '/';
+      // A load balancer's question, with no Origin to check; it says nothing of orders or keys.
+      if (path === HEALTH_PATH) return await health(request, requestId);
+      if (closed) throw new CheckoutError('unavailable', 'The checkout server is shutting down.');
       const origin = request.headers.get('origin');
       const isWebhook = path === '/webhooks';
       // POST /card takes Origin: null (the card frame's opaque origin) and nothing else; the
@@ -633,11 +731,15 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       const isCard = checkCardOrigin(request, path, headers);
       if (isCard && request.method === 'OPTIONS') return cardPreflight(headers);
       if (!isWebhook && !isCard && origin !== null && !originAllowed(origin, request)) {
-        throw new CheckoutError(
+        const code =
           request.method === 'GET' || request.method === 'OPTIONS'
             ? 'origin_not_allowed'
-            : 'cross_site_request',
-          'This origin may not use this checkout.',
+            : 'cross_site_request';
+        // The widget prints this to the console: the code, and where the answer is (not here: the
+        // origin expected is for the merchant's log, not for any page that asks).
+        throw new CheckoutError(
+          code,
+          `Refused (${code}): this page's origin may not use this checkout. The checkout server's log names the origin it expected and the option that allows this one.`,
         );
       }
       // A browser that says the call is cross-site but sends no Origin is not to be trusted either.
@@ -647,7 +749,10 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         origin === null &&
         request.headers.get('sec-fetch-site') === 'cross-site'
       ) {
-        throw new CheckoutError('cross_site_request', 'Cross-site calls are not accepted.');
+        throw new CheckoutError(
+          'cross_site_request',
+          'Refused (cross_site_request): a cross-site call without an Origin is not accepted.',
+        );
       }
       if (request.method === 'OPTIONS') {
         headers.set('access-control-allow-methods', 'GET, POST');
@@ -658,6 +763,8 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       return await route(request, url, path, headers);
     } catch (error) {
       const failure = toCheckoutError(error);
+      if (failure.code === 'cross_site_request' || failure.code === 'origin_not_allowed')
+        logRefusal(request, path, failure);
       if (
         failure.code === 'internal' ||
         failure.code === 'unavailable' ||

@@ -113,14 +113,25 @@ export interface CheckoutHandlerOptions {
     | undefined;
   /** The path the handler is mounted at. Default `/api/checkout`. */
   readonly basePath?: string | undefined;
-  /** The handler's public URL, e.g. https://shop.example/api/checkout. Default: from the request. */
+  /**
+   * The handler's public URL, e.g. https://shop.example/api/checkout, for the URLs it hands out
+   * (the bank's return page, the challenge page). Default: per request, from `Forwarded`,
+   * `X-Forwarded-Proto` + `X-Forwarded-Host`, `Host` and the socket; pages on it are the shop's own.
+   */
   readonly publicUrl?: string | undefined;
   /** Page origins allowed to call from another origin, e.g. ['https://shop.example']. */
   readonly allowedOrigins?: readonly string[] | undefined;
   /** Webhook signing secrets (Standard Webhooks, `whsec_…`); several while rotating. */
   readonly webhookSecrets?: readonly string[] | undefined;
-  /** Signs checkout tokens. Default: derived from secretKey, so every instance agrees. */
-  readonly tokenSecret?: string | undefined;
+  /**
+   * Signs checkout tokens and payment keys: at least 32 characters (`openssl rand -base64 32`),
+   * the same on every instance. Several while rotating: the first signs, all verify, so open
+   * checkouts survive a new secret; drop the old one once tokens signed with it have expired
+   * (tokenTtlSeconds). Required under NODE_ENV=production; elsewhere derived from secretKey,
+   * which then cannot change without ending every open checkout.
+   * @example tokenSecret: [process.env.TOKEN_SECRET, process.env.TOKEN_SECRET_PREVIOUS].filter(Boolean)
+   */
+  readonly tokenSecret?: string | readonly string[] | undefined;
   /** How long a checkout token lives, in seconds. Default 2 hours. */
   readonly tokenTtlSeconds?: number | undefined;
   readonly timeouts?: {
@@ -201,6 +212,7 @@ export function checkOptions(options: CheckoutHandlerOptions): void {
   }
   checkSecretKey(options.secretKey);
   checkBaseUrl('baseUrl', options.baseUrl);
+  tokenSecretsOf(options);
   if (options.listBaseUrl !== undefined) checkBaseUrl('listBaseUrl', options.listBaseUrl);
   if (typeof options.resolveOrder !== 'function') {
     throw new TypeError(
@@ -248,6 +260,53 @@ export function checkOptions(options: CheckoutHandlerOptions): void {
     throw new TypeError('beforeCardAttempt must be a function when given.');
 }
 
+/** The shortest tokenSecret taken: 32 characters, 192 bits or more of base64. */
+const MIN_TOKEN_SECRET_LENGTH = 32;
+
+/**
+ * The token secrets, newest (the signing one) first: `tokenSecret` checked, or, outside
+ * production, the provider key (issue 21, item 4: rotating that key then ends every open checkout,
+ * which production must not be left to find out).
+ */
+export function tokenSecretsOf(
+  options: Pick<CheckoutHandlerOptions, 'tokenSecret' | 'secretKey'>,
+): readonly string[] {
+  const given = options.tokenSecret;
+  if (given === undefined) {
+    if (isProduction()) {
+      throw new TypeError(
+        'tokenSecret is required under NODE_ENV=production: without it checkout tokens are signed with a key derived from secretKey, so rotating the provider key would end every open checkout. Give a random secret of at least 32 characters (`openssl rand -base64 32`), e.g. tokenSecret: process.env.TOKEN_SECRET.',
+      );
+    }
+    return [options.secretKey];
+  }
+  const secrets: readonly unknown[] = typeof given === 'string' ? [given] : given;
+  if (!Array.isArray(secrets) && typeof given !== 'string') {
+    throw new TypeError(
+      'tokenSecret must be a string, or an array of strings while rotating (the first signs, all verify).',
+    );
+  }
+  if (secrets.length === 0) {
+    throw new TypeError(
+      'tokenSecret is an empty array: give at least one secret (the first signs new tokens; the others, older ones, still verify tokens signed before a rotation).',
+    );
+  }
+  secrets.forEach((secret, index) => {
+    const what = typeof given === 'string' ? 'tokenSecret' : `tokenSecret[${index}]`;
+    if (typeof secret !== 'string') throw new TypeError(`${what} must be a string.`);
+    if (secret.length < MIN_TOKEN_SECRET_LENGTH) {
+      throw new TypeError(
+        `${what} is ${secret.length} characters long; a token secret needs at least ${MIN_TOKEN_SECRET_LENGTH} (\`openssl rand -base64 32\`).`,
+      );
+    }
+  });
+  return secrets as readonly string[];
+}
+
+function isProduction(): boolean {
+  return typeof process !== 'undefined' && process.env?.NODE_ENV === 'production';
+}
+
 function checkCardEntry(value: unknown, what: string): void {
   if (value !== undefined && !(CARD_ENTRIES as readonly unknown[]).includes(value)) {
     throw new TypeError(
@@ -265,7 +324,7 @@ const STORE_METHODS = ['get', 'set', 'add', 'append', 'read', 'subscribe', 'sche
  */
 function checkStore(store: CheckoutStore | undefined): void {
   if (store === undefined) {
-    if (typeof process !== 'undefined' && process.env?.NODE_ENV === 'production') {
+    if (isProduction()) {
       throw new TypeError(
         "store is required under NODE_ENV=production, or outcomes are lost on a restart: createSqliteStore({ path }) from 'paydrop/server/sqlite' for one instance, createRedisStore({ url }) from 'paydrop/server/redis' for several (createMemoryStore() only if losing them is fine).",
       );

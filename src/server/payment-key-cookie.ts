@@ -6,7 +6,8 @@
  *
  * It is no ambient authority worth taking: HttpOnly (no page script reads it), SameSite=Strict (no
  * other site's request carries it), scoped to the companion's path, and all it unlocks is the
- * details of payments this browser itself started. A page on another origin that calls the
+ * details of payments this browser itself started. That is why the checkout may believe a proxy's
+ * headers when it decides which pages are the shop's own (shop-origin.ts). A page on another origin that calls the
  * companion (allowedOrigins) sends no cookie: its customers see a payment's details in the tab
  * that started it, as before. API clients may still send `paymentKeys` in the body.
  */

@@ -17,29 +17,37 @@ function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-export function createPaymentOwner(secret: string) {
-  const key = hkdf(
-    sha256,
-    encoder.encode(secret),
-    encoder.encode('paydrop'),
-    encoder.encode('payment-key-v1'),
-    32,
+/** `secrets` newest first, as tokenSecret: the first makes keys, every one recognises its own. */
+export function createPaymentOwner(secrets: string | readonly string[]) {
+  const keys = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) =>
+    hkdf(
+      sha256,
+      encoder.encode(secret),
+      encoder.encode('paydrop'),
+      encoder.encode('payment-key-v1'),
+      32,
+    ),
   );
-  const keyOf = (reference: string) => hex(hmac(sha256, key, encoder.encode(reference)));
+  const keyUnder = (key: Uint8Array, reference: string) =>
+    hex(hmac(sha256, key, encoder.encode(reference)));
+  const keyOf = (reference: string) => keyUnder(keys[0] as Uint8Array, reference);
   return {
     /** The key the browser that initiated `reference` gets, once. */
     keyOf,
-    /** True when one of `keys` (what the browser sent to `/session`) is this payment's. */
-    holds(reference: string, keys: readonly string[]): boolean {
-      if (keys.length === 0) return false;
-      const expected = keyOf(reference);
-      // Compared whole, so timing tells nothing of how much of a guess was right.
-      return keys.some((given) => {
-        if (given.length !== expected.length) return false;
-        let difference = 0;
-        for (let index = 0; index < given.length; index++)
-          difference |= given.charCodeAt(index) ^ expected.charCodeAt(index);
-        return difference === 0;
+    /** True when one of `given` (what the browser sent to `/session`) is this payment's. */
+    holds(reference: string, given: readonly string[]): boolean {
+      if (given.length === 0) return false;
+      // Under every secret still verifying: a key handed out before a rotation still counts.
+      return keys.some((key) => {
+        const expected = keyUnder(key, reference);
+        // Compared whole, so timing tells nothing of how much of a guess was right.
+        return given.some((candidate) => {
+          if (candidate.length !== expected.length) return false;
+          let difference = 0;
+          for (let index = 0; index < candidate.length; index++)
+            difference |= candidate.charCodeAt(index) ^ expected.charCodeAt(index);
+          return difference === 0;
+        });
       });
     },
   };

@@ -26,6 +26,7 @@ import {
   type CheckoutLogger,
   checkResolvedOrder,
   type ResolvedOrder,
+  tokenSecretsOf,
 } from './options';
 import type { Outcomes } from './outcomes';
 import { createPaymentOwner, withoutDetails } from './payment-owner';
@@ -81,7 +82,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   const { options, provider, store, signer, logger, now, records, outcomes, hosted } = deps;
   const { validateChannels, limits } = deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
-  const owner = createPaymentOwner(options.tokenSecret ?? options.secretKey);
+  const owner = createPaymentOwner(tokenSecretsOf(options));
 
   /**
    * The browser that started this payment (issue 20, item 3): its checkout, or a token bound to

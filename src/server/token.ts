@@ -77,28 +77,36 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
- * HMAC-SHA256 over the claims. The key is derived from `secret` with HKDF under its own label,
+ * HMAC-SHA256 over the claims. The key is derived from a secret with HKDF under its own label,
  * so the provider key can serve as the secret without the token ever revealing it, and every
- * instance of the companion that shares the key accepts the others' tokens.
+ * instance of the companion that shares the secret accepts the others' tokens.
+ *
+ * `secrets` in order of age, newest first (issue 21, item 4): the first signs, every one
+ * verifies, so a new secret put in front leaves the tokens of open checkouts valid until they
+ * expire; a secret taken out no longer opens anything.
  *
  * Pure JavaScript (@noble/hashes) rather than crypto.subtle: it runs on every runtime, and on
  * Node 20 a WebCrypto HMAC costs about 180 µs a call against about 10 µs here, on the path of
  * every status poll.
  */
-export function createTokenSigner(secret: string): TokenSigner {
-  const key = hkdf(
-    sha256,
-    encoder.encode(secret),
-    encoder.encode('paydrop'),
-    encoder.encode('checkout-token-v1'),
-    32,
+export function createTokenSigner(secrets: string | readonly string[]): TokenSigner {
+  const keys = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) =>
+    hkdf(
+      sha256,
+      encoder.encode(secret),
+      encoder.encode('paydrop'),
+      encoder.encode('checkout-token-v1'),
+      32,
+    ),
   );
-  const mac = (payload: string) => hmac(sha256, key, encoder.encode(payload));
+  const signingKey = keys[0];
+  if (!signingKey) throw new TypeError('createTokenSigner needs at least one secret.');
+  const mac = (key: Uint8Array, payload: string) => hmac(sha256, key, encoder.encode(payload));
 
   return {
     sign(claims) {
       const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
-      return `${payload}.${toBase64Url(mac(payload))}`;
+      return `${payload}.${toBase64Url(mac(signingKey, payload))}`;
     },
     verify(token, nowSeconds) {
       const [payload, signature, extra] = token.split('.');
@@ -107,7 +115,8 @@ export function createTokenSigner(secret: string): TokenSigner {
       }
       const signatureBytes = fromBase64Url(signature);
       if (!signatureBytes) return { ok: false, reason: 'malformed' };
-      if (!sameBytes(mac(payload), signatureBytes)) return { ok: false, reason: 'bad-signature' };
+      if (!keys.some((key) => sameBytes(mac(key, payload), signatureBytes)))
+        return { ok: false, reason: 'bad-signature' };
       let claims: CheckoutClaims;
       try {
         claims = JSON.parse(new TextDecoder().decode(fromBase64Url(payload))) as CheckoutClaims;

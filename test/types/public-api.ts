@@ -65,6 +65,11 @@ createCheckoutHandler({
 });
 // @ts-expect-error webhookSecrets is a list
 createCheckoutHandler({ ...options, webhookSecrets: 'whsec_one' });
+// tokenSecret: one secret, or several while rotating (the first signs, all verify).
+createCheckoutHandler({ ...options, tokenSecret: 'a-token-secret-of-32-characters-or-more' });
+createCheckoutHandler({ ...options, tokenSecret: ['the-new-secret…', 'the-old-one…'] as const });
+// @ts-expect-error a token secret is text
+createCheckoutHandler({ ...options, tokenSecret: [42] });
 // @ts-expect-error the handler takes a Request, not a URL
 void checkout('https://shop.example/api/checkout/session');
 // @ts-expect-error the handler answers a Promise of a Response

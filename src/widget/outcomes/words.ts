@@ -18,6 +18,9 @@ export function outcomeMessages(
   return localTexts(outcomeMessagesEn, outcomeMessagesFr, locale, overrides);
 }
 
+/** The error steps whose message the console has had. */
+const told = new WeakSet<CheckoutStep>();
+
 /**
  * The title and text of a failed, expired or error step (issue 12); null for an error these
  * texts do not name (the dialog then says "something went wrong"). Without a title, the dialog's
@@ -36,7 +39,14 @@ export function outcomeWords(
   // another way, which the step offers beside.
   if (step.kind === 'error' && step.code === 'rate_limited' && step.retry === 'initiate')
     return { title: texts.tooManyAttemptsTitle, text: texts.tooManyAttemptsText };
-  return step.kind === 'error' ? errorWords(step.code, texts) : null;
+  if (step.kind !== 'error') return null;
+  // "Something went wrong" tells the customer enough, not the developer: the console says what
+  // the companion answered, its code first (a refused origin: `cross_site_request`), once a step.
+  if (step.code === 'internal' && !told.has(step)) {
+    told.add(step);
+    console.error(`paydrop: ${step.message}`);
+  }
+  return errorWords(step.code, texts);
 }
 
 /** A failed payment's title and text, one pair per cause: why, and where the money is. */

@@ -129,6 +129,24 @@ describe('the back office serves only its own hosts', () => {
     expect(await listPayouts(sandbox)).toEqual([]);
   });
 
+  it('does not take its own origin from forwarded headers, as the checkout does (issue 21): both hosts served, the page’s Origin is still not this Host’s', async () => {
+    const port = await start();
+    // The checkout would take http://localhost:PORT here (X-Forwarded-Host names it); the back
+    // office compares the Origin with the Host alone, so a forwarded name cannot widen it.
+    for (const headers of [
+      { 'x-forwarded-host': `localhost:${port}`, 'x-forwarded-proto': 'http' },
+      { forwarded: `host="localhost:${port}";proto=http` },
+    ]) {
+      const answer = await postWithHost(port, `127.0.0.1:${port}`, {
+        ...headers,
+        origin: `http://localhost:${port}`,
+      });
+      expect(answer.status, JSON.stringify(headers)).toBe(403);
+      expect(answer.body.error?.code).toBe('origin_not_allowed');
+    }
+    expect(await listPayouts(sandbox)).toEqual([]);
+  });
+
   it('in development, the loopback names pass on any port; an Origin on another loopback port does not', async () => {
     const port = await start();
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'localhost']) {

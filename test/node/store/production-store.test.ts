@@ -10,6 +10,8 @@ const options = {
   secretKey: SANDBOX_TEST_KEY,
   baseUrl: 'http://provider.invalid',
   resolveOrder: () => null,
+  // Production also wants a token secret of its own (token-secret.test.ts).
+  tokenSecret: 'production-store-test-token-secret-0123456789',
   logger: { warn: () => {}, error: () => {} },
 };
 const environment = process.env.NODE_ENV;
