@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { join, resolve } from 'node:path';
 import { minify } from 'terser';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
@@ -51,6 +53,63 @@ function squeezeScript(): Plugin {
   };
 }
 
+/**
+ * Length of the content hash in the script tag's chunk names (base 36, 41 bits): paydrop.js
+ * carries the names of its chunks, and every character of a hash is a byte gzip cannot squeeze.
+ */
+const HASH_LENGTH = 6;
+/** The script tag's chunks by entry name (`fr`, `card`, …) → file name, written by the chunks build. */
+const CHUNK_MANIFEST = 'paydrop-chunks.json';
+
+/** Writes CHUNK_MANIFEST: which hashed file each of the script tag's chunks is. */
+function chunkManifest(): Plugin {
+  return {
+    name: 'paydrop-chunk-manifest',
+    generateBundle(_options, bundle) {
+      const names: Record<string, string> = {};
+      for (const file of Object.values(bundle)) {
+        if (file.type === 'chunk' && file.isEntry)
+          names[file.name.replace(/^paydrop-/, '')] = file.fileName;
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: CHUNK_MANIFEST,
+        source: `${JSON.stringify(names, null, 2)}\n`,
+      });
+    },
+  };
+}
+
+/**
+ * Hands paydrop.js the hashed names of its chunks (`PAYDROP_CHUNKS.fr` in chunks-script.ts),
+ * from the manifest the chunks build left in the same folder (--outDir included).
+ */
+function chunkNames(): Plugin {
+  return {
+    name: 'paydrop-chunk-names',
+    config(config) {
+      const outDir = resolve(config.root ?? process.cwd(), config.build?.outDir ?? 'dist');
+      let names: Record<string, string>;
+      try {
+        names = JSON.parse(readFileSync(join(outDir, CHUNK_MANIFEST), 'utf8'));
+      } catch (error) {
+        throw new Error(
+          `${join(outDir, CHUNK_MANIFEST)} is missing: build the chunks first (vite build --mode chunks; npm run build:widget does).`,
+          { cause: error },
+        );
+      }
+      return {
+        define: Object.fromEntries(
+          Object.entries(names).map(([name, file]) => [
+            `PAYDROP_CHUNKS.${name}`,
+            JSON.stringify(file),
+          ]),
+        ),
+      };
+    },
+  };
+}
+
 export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'esm') {
     return {
@@ -81,7 +140,6 @@ export default defineConfig(({ mode }): UserConfig => {
       },
       build: {
         outDir: 'dist',
-        emptyOutDir: false,
         target: 'es2022',
         sourcemap: true,
         // Library mode keeps whitespace in ES output (for bundlers that shake it again); these
@@ -89,10 +147,16 @@ export default defineConfig(({ mode }): UserConfig => {
         // What several chunks share (the Preact they are handed, the contract's constants) is a
         // file of its own beside them, under a name that does not change from build to build and
         // that servers of paydrop-<word>.js files already let through.
+        // Every name carries a hash of the file's content, so a server may cache it for a year
+        // (the companion does: `immutable`); paydrop.js, built next, learns the entries' names
+        // from paydrop-chunks.json (chunkNames) and is the one file that must be revalidated.
+        emptyOutDir: true,
         rolldownOptions: {
           output: {
             minify: true,
-            chunkFileNames: ({ name }) => `paydrop-${name.replace(/\W/g, '')}.js`,
+            hashCharacters: 'base36',
+            chunkFileNames: ({ name }) =>
+              `paydrop-${name.replace(/\W/g, '')}-[hash:${HASH_LENGTH}].js`,
           },
         },
         lib: {
@@ -105,9 +169,10 @@ export default defineConfig(({ mode }): UserConfig => {
             'paydrop-outcomes': 'src/widget/outcomes/index.ts',
           },
           formats: ['es'],
-          fileName: (_format, name) => `${name}.js`,
+          fileName: (_format, name) => `${name}-[hash:${HASH_LENGTH}].js`,
         },
       },
+      plugins: [chunkManifest()],
     };
   }
   if (mode === 'card-frame') {
@@ -224,12 +289,13 @@ export default defineConfig(({ mode }): UserConfig => {
   }
   return {
     ...jsx,
-    plugins: [squeezeScript()],
+    plugins: [chunkNames(), squeezeScript()],
     // '#chunks' resolves to the loader that fetches lazy parts from beside the script.
     resolve: { conditions: ['paydrop-script', 'browser', 'module', 'import', 'default'] },
     build: {
       outDir: 'dist',
-      emptyOutDir: true,
+      // The chunks, built first, are already there.
+      emptyOutDir: false,
       target: 'es2022',
       // Browsers that know `color-scheme` without lightningcss's light/dark polyfill variables.
       cssTarget: ['chrome123', 'edge123', 'firefox120', 'safari17.5'],

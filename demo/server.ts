@@ -73,9 +73,9 @@ const FILES: Record<string, string> = {
 async function file(path: string): Promise<Response> {
   // No icon: an empty answer keeps a 404 off the newcomer's console.
   if (path === '/favicon.ico') return new Response(null, { status: 204 });
-  // The script tag and the chunks it loads from beside itself (paydrop-fr.js, paydrop-card.js,
-  // paydrop-qr.js), and the SPA's bundle with its chunks: by names that cannot leave dist/.
-  const scriptFile = /^\/(paydrop(-[\w]+)?\.js)$/.exec(path)?.[1];
+  // The script tag and the chunks it loads from beside itself (paydrop-fr-<hash>.js,
+  // paydrop-card-<hash>.js …), and the SPA's bundle with its chunks: by names that cannot leave dist/.
+  const scriptFile = /^\/(paydrop(-[\w-]+)?\.js)$/.exec(path)?.[1];
   const spaFile = /^\/demo\/([\w-]+\.js(\.map)?)$/.exec(path)?.[1];
   const name =
     FILES[path] ??

@@ -40,6 +40,7 @@ import {
   issuesOf,
   SessionInput,
 } from './schemas';
+import { createScriptFiles, SCRIPT_PATH } from './script-files';
 import { createStatusCache } from './status-cache';
 import { createMemoryStore } from './store';
 import { type CheckoutClaims, createTokenSigner } from './token';
@@ -116,6 +117,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   );
   const pending = new Set<Promise<unknown>>();
   let closed = false;
+  const scriptFile = createScriptFiles();
 
   function background(work: () => Promise<unknown>): void {
     if (closed) return;
@@ -626,6 +628,10 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         throw new CheckoutError('not_found', 'There is nothing here.');
       }
       const path = url.pathname.slice(basePath.length) || '/';
+      // The script tag and its chunks: public files, the same for every page, so no origin is
+      // checked (a page of another site gains a copy of the widget, which this companion then
+      // refuses to serve it).
+      if (SCRIPT_PATH.test(path)) return await scriptFile(request, path.slice(1));
       const origin = request.headers.get('origin');
       const isWebhook = path === '/webhooks';
       // POST /card takes Origin: null (the card frame's opaque origin) and nothing else; the

@@ -11,6 +11,14 @@ import type { HostModules } from './chunk-host';
 import type { CardChunk, DeclarativeChunk, OutcomesChunk, QrChunk } from './chunks';
 import type { Messages } from './messages/en';
 
+/**
+ * The chunks' file names, content-hashed (so a server may cache them for good): put here by the
+ * build (vite.config.ts, chunkNames) from the chunks build's paydrop-chunks.json.
+ */
+declare const PAYDROP_CHUNKS: Readonly<
+  Record<'fr' | 'card' | 'qr' | 'outcomes' | 'return' | 'declarative', string>
+>;
+
 // Read while the script runs: document.currentScript is only set then.
 const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 
@@ -29,25 +37,25 @@ function hosted<T>(file: string): Promise<T> {
 }
 
 export function loadFrench(): Promise<Messages> {
-  return chunk<{ fr: Messages }>('paydrop-fr.js').then((module) => module.fr);
+  return chunk<{ fr: Messages }>(PAYDROP_CHUNKS.fr).then((module) => module.fr);
 }
 
 export function loadCardChunk(): Promise<CardChunk> {
-  return hosted('paydrop-card.js');
+  return hosted(PAYDROP_CHUNKS.card);
 }
 
 export function loadQrChunk(): Promise<QrChunk> {
-  return hosted('paydrop-qr.js');
+  return hosted(PAYDROP_CHUNKS.qr);
 }
 
 export function loadOutcomesChunk(): Promise<OutcomesChunk> {
-  return chunk('paydrop-outcomes.js');
+  return chunk(PAYDROP_CHUNKS.outcomes);
 }
 
 export function loadReturnChunk(): Promise<typeof import('./return')> {
-  return chunk('paydrop-return.js');
+  return chunk(PAYDROP_CHUNKS.return);
 }
 
 export function loadDeclarativeChunk(): Promise<DeclarativeChunk> {
-  return chunk('paydrop-declarative.js');
+  return chunk(PAYDROP_CHUNKS.declarative);
 }
