@@ -1,17 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { minify } from 'terser';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
- * Three builds, by mode:
- * - default: dist/paydrop.js, the script-tag bundle (IIFE, defines window.Paydrop), minified;
- * - chunks: the script tag's lazily loaded parts beside it: paydrop-fr.js (French),
- *   paydrop-card.js (card entry) and paydrop-qr.js (QR codes), each built to take the page's
- *   Preact and signals, paydrop-return.js (the bank redirect and the way back),
- *   paydrop-declarative.js (what a click on a data-paydrop-* element does) and
- *   paydrop-outcomes.js (the words of a payment that did not go through);
+ * The builds, by mode (`npm run build:widget` runs chunks first, then the default):
+ * - chunks: the script tag's lazily loaded parts, in dist/paydrop-<hash>/ (a hash of them all):
+ *   fr.js (French), card.js (card entry) and qr.js (QR codes), each built to take the page's
+ *   Preact and signals, return.js (the bank redirect and the way back), declarative.js (what a
+ *   click on a data-paydrop-* element does) and outcomes.js (the words of a payment that did not
+ *   go through), and dist/paydrop-chunks.json, which says where each is;
+ * - default: dist/paydrop.js, the script-tag bundle (IIFE, defines window.Paydrop), minified,
+ *   which loads the chunks from that folder beside itself;
  * - card-frame: dist/paydrop-card-frame.js and .css, the direct card path's frame (issue 19): a
  *   classic script and its stylesheet, which the companion serves from {basePath}/assets/;
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`;
@@ -53,29 +55,38 @@ function squeezeScript(): Plugin {
   };
 }
 
-/**
- * Length of the content hash in the script tag's chunk names (base 36, 41 bits): paydrop.js
- * carries the names of its chunks, and every character of a hash is a byte gzip cannot squeeze.
- */
-const HASH_LENGTH = 6;
-/** The script tag's chunks by entry name (`fr`, `card`, …) → file name, written by the chunks build. */
+/** The script tag's chunks by entry name (`fr`, `card`, …) → path under dist/, written by the chunks build. */
 const CHUNK_MANIFEST = 'paydrop-chunks.json';
+/** Where the chunks build writes, before its folder is named after the content. */
+const CHUNK_STAGING = 'paydrop-staging';
 
-/** Writes CHUNK_MANIFEST: which hashed file each of the script tag's chunks is. */
-function chunkManifest(): Plugin {
+/**
+ * Puts the script tag's chunks in a folder named after a hash of them all, `paydrop-<hash>/`
+ * (fr.js, card.js, …, and the files they share), and writes CHUNK_MANIFEST: so a chunk's URL
+ * always means the same bytes (a server may cache it for good), and paydrop.js, which carries
+ * the chunks' paths, pays for one hash instead of one per chunk (every character of a hash is
+ * a byte gzip cannot squeeze, and paydrop.js has none to spare). The chunks import one another
+ * by relative paths, which moving them together keeps.
+ */
+function chunkFolder(): Plugin {
   return {
-    name: 'paydrop-chunk-manifest',
-    generateBundle(_options, bundle) {
-      const names: Record<string, string> = {};
-      for (const file of Object.values(bundle)) {
-        if (file.type === 'chunk' && file.isEntry)
-          names[file.name.replace(/^paydrop-/, '')] = file.fileName;
+    name: 'paydrop-chunk-folder',
+    writeBundle(options, bundle) {
+      const outDir = options.dir ?? 'dist';
+      const hash = createHash('sha256');
+      const files = Object.values(bundle).sort((a, b) => a.fileName.localeCompare(b.fileName));
+      for (const file of files) {
+        hash.update(file.fileName).update(file.type === 'chunk' ? file.code : file.source);
       }
-      this.emitFile({
-        type: 'asset',
-        fileName: CHUNK_MANIFEST,
-        source: `${JSON.stringify(names, null, 2)}\n`,
-      });
+      const folder = `paydrop-${hash.digest('hex').slice(0, 8)}`;
+      rmSync(join(outDir, folder), { recursive: true, force: true });
+      renameSync(join(outDir, CHUNK_STAGING), join(outDir, folder));
+      const paths: Record<string, string> = {};
+      for (const file of files) {
+        if (file.type === 'chunk' && file.isEntry)
+          paths[file.name] = file.fileName.replace(CHUNK_STAGING, folder);
+      }
+      writeFileSync(join(outDir, CHUNK_MANIFEST), `${JSON.stringify(paths, null, 2)}\n`);
     },
   };
 }
@@ -89,23 +100,19 @@ function chunkNames(): Plugin {
     name: 'paydrop-chunk-names',
     config(config) {
       const outDir = resolve(config.root ?? process.cwd(), config.build?.outDir ?? 'dist');
-      let names: Record<string, string>;
+      let paths: Record<string, string>;
       try {
-        names = JSON.parse(readFileSync(join(outDir, CHUNK_MANIFEST), 'utf8'));
+        paths = JSON.parse(readFileSync(join(outDir, CHUNK_MANIFEST), 'utf8'));
       } catch (error) {
         throw new Error(
           `${join(outDir, CHUNK_MANIFEST)} is missing: build the chunks first (vite build --mode chunks; npm run build:widget does).`,
           { cause: error },
         );
       }
-      return {
-        define: Object.fromEntries(
-          Object.entries(names).map(([name, file]) => [
-            `PAYDROP_CHUNKS.${name}`,
-            JSON.stringify(file),
-          ]),
-        ),
-      };
+      // The entries share one folder: paydrop.js carries its name once.
+      const folder = /^paydrop-\w+\//.exec(Object.values(paths)[0] ?? '')?.[0];
+      if (!folder) throw new Error(`${join(outDir, CHUNK_MANIFEST)} names no chunk folder.`);
+      return { define: { PAYDROP_CHUNK_FOLDER: JSON.stringify(folder) } };
     },
   };
 }
@@ -145,34 +152,32 @@ export default defineConfig(({ mode }): UserConfig => {
         // Library mode keeps whitespace in ES output (for bundlers that shake it again); these
         // files go to customers as they are, so the output is minified in full.
         // What several chunks share (the Preact they are handed, the contract's constants) is a
-        // file of its own beside them, under a name that does not change from build to build and
-        // that servers of paydrop-<word>.js files already let through.
-        // Every name carries a hash of the file's content, so a server may cache it for a year
-        // (the companion does: `immutable`); paydrop.js, built next, learns the entries' names
-        // from paydrop-chunks.json (chunkNames) and is the one file that must be revalidated.
+        // file of its own beside them.
+        // The chunks land in a folder named after their content (chunkFolder), so a server may
+        // cache them for a year (the companion does: `immutable`); paydrop.js, built next, learns
+        // their paths from paydrop-chunks.json (chunkNames) and is the one file to revalidate.
+        // Built first, this build empties dist/ of the last build's files.
         emptyOutDir: true,
         rolldownOptions: {
           output: {
             minify: true,
-            hashCharacters: 'base36',
-            chunkFileNames: ({ name }) =>
-              `paydrop-${name.replace(/\W/g, '')}-[hash:${HASH_LENGTH}].js`,
+            chunkFileNames: ({ name }) => `${CHUNK_STAGING}/${name.replace(/\W/g, '')}.js`,
           },
         },
         lib: {
           entry: {
-            'paydrop-fr': 'src/widget/messages/fr.ts',
-            'paydrop-card': 'src/widget/script-chunks/card.ts',
-            'paydrop-qr': 'src/widget/script-chunks/qr.ts',
-            'paydrop-return': 'src/widget/return/index.ts',
-            'paydrop-declarative': 'src/widget/declarative-core.ts',
-            'paydrop-outcomes': 'src/widget/outcomes/index.ts',
+            fr: 'src/widget/messages/fr.ts',
+            card: 'src/widget/script-chunks/card.ts',
+            qr: 'src/widget/script-chunks/qr.ts',
+            return: 'src/widget/return/index.ts',
+            declarative: 'src/widget/declarative-core.ts',
+            outcomes: 'src/widget/outcomes/index.ts',
           },
           formats: ['es'],
-          fileName: (_format, name) => `${name}-[hash:${HASH_LENGTH}].js`,
+          fileName: (_format, name) => `${CHUNK_STAGING}/${name}.js`,
         },
       },
-      plugins: [chunkManifest()],
+      plugins: [chunkFolder()],
     };
   }
   if (mode === 'card-frame') {

@@ -23,7 +23,7 @@ const CLICKS = Number(process.env.BENCH_CLICKS ?? 40);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 500);
 
 /**
- * When each file beside paydrop.js is loaded, by the word of its name (paydrop-<word>-<hash>.js);
+ * When each chunk of paydrop.js is loaded, by its name in their folder (paydrop-<hash>/<word>.js);
  * any other file is a build for bundlers or maps.
  */
 const LAZY: Readonly<Record<string, string>> = {
@@ -53,10 +53,12 @@ async function sizes(): Promise<void> {
   console.log(
     `  dist/paydrop-card-frame.js     ${String(frame).padStart(7)} bytes  (budget ${CARD_FRAME_BUDGET}: ${frame <= CARD_FRAME_BUDGET ? `within, ${CARD_FRAME_BUDGET - frame} left` : 'OVER'}; its stylesheet ${frameStyles})`,
   );
-  const chunks = (await readdir('dist'))
-    .filter((name) => /^paydrop-.+\.js$/.test(name) && name !== 'paydrop-card-frame.js')
-    .sort();
-  const word = (name: string) => /^paydrop-(\w+)-\w+\.js$/.exec(name)?.[1] ?? '';
+  const folder = (await readdir('dist')).find((name) => /^paydrop-[0-9a-f]+$/.test(name)) ?? '';
+  const chunks = (await readdir(`dist/${folder}`))
+    .filter((name) => name.endsWith('.js'))
+    .sort()
+    .map((name) => `${folder}/${name}`);
+  const word = (name: string) => /\/(\w+)\.js$/.exec(name)?.[1] ?? '';
   for (const name of chunks) {
     const file = `dist/${name}`;
     console.log(

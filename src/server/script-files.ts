@@ -1,13 +1,14 @@
 /**
  * The script tag, served by the companion (issue 21, item 2): `GET {basePath}/paydrop.js` and
- * the chunks it loads from beside itself (`paydrop-fr-<hash>.js`, `paydrop-card-<hash>.js`, …),
+ * the chunks it loads from beside itself (`paydrop-<hash>/fr.js`, `paydrop-<hash>/card.js`, …),
  * so that `<script src="/api/checkout/paydrop.js" defer></script>` is the whole front-end install
  * on any server, and the chunks come from wherever the companion is mounted: the script finds
  * them relative to its own URL (src/widget/chunks-script.ts).
  *
- * A chunk's name carries a hash of its content (vite.config.ts), so a name always means the same
- * bytes and is cached for a year, `immutable`; paydrop.js, whose name never changes, is cached
- * briefly and revalidated with its ETag, so a release reaches the pages within minutes.
+ * The chunks' folder is named after a hash of their content (vite.config.ts), so a chunk's path
+ * always means the same bytes and is cached for a year, `immutable`; paydrop.js, whose name never
+ * changes, is cached briefly and revalidated with its ETag, so a release reaches pages within
+ * minutes.
  *
  * Only the files the build wrote are served, looked up by exact name: a request's path never
  * becomes a path on a disk, so `..`, encoded or not, finds nothing.
@@ -18,10 +19,10 @@ import { CheckoutError } from './errors';
 export const SCRIPT_ENTRY = 'paydrop.js';
 
 /**
- * The paths, under basePath, that name the script or one of its chunks. What matches is looked
- * up among the built files; what does not is any other route's.
+ * The paths, under basePath, that name the script or one of its chunks (`/paydrop-<hash>/fr.js`).
+ * What matches is looked up among the built files; what does not is any other route's.
  */
-export const SCRIPT_PATH = /^\/paydrop[\w.-]*\.js$/;
+export const SCRIPT_PATH = /^\/paydrop(?:-\w+\/[\w.-]+)?\.js$/;
 
 /**
  * How long a browser uses paydrop.js before asking again (with If-None-Match: a 304 costs no
@@ -30,28 +31,25 @@ export const SCRIPT_PATH = /^\/paydrop[\w.-]*\.js$/;
  * conditional requests of a customer who browses the shop.
  */
 const ENTRY_CACHE = 'public, max-age=300';
-/** A chunk's name changes with its content: it can be kept for good. */
+/** A chunk's path changes with its content: it can be kept for good. */
 const CHUNK_CACHE = 'public, max-age=31536000, immutable';
 
 type Loaders = Readonly<Record<string, () => Promise<string>>>;
 
 /**
- * The built files by name. Bundled (the published dist/server.js, and Vitest), Vite's glob turns
- * them into strings inside the server's code, each loaded on its first request, which any
- * runtime serves (workerd, Deno, Bun have no dist/ to read). Run from the sources by plain Node
- * (tsx, as the demo runs), where the glob means nothing, they are read from dist/.
+ * The built files by path under dist/. Bundled (the published dist/server.js, and Vitest), Vite's
+ * glob turns them into strings inside the server's code, each loaded on its first request, which
+ * any runtime serves (workerd, Deno, Bun have no dist/ to read). Run from the sources by plain
+ * Node (tsx, as the demo runs), where the glob means nothing, they are read from dist/.
  */
 async function builtFiles(): Promise<Loaders> {
   if ((import.meta as { env?: unknown }).env) {
-    const found = import.meta.glob(
-      ['../../dist/paydrop*.js', '!../../dist/paydrop-card-frame.js'],
-      {
-        query: '?raw',
-        import: 'default',
-      },
-    ) as Record<string, () => Promise<string>>;
+    const found = import.meta.glob(['../../dist/paydrop.js', '../../dist/paydrop-*/*.js'], {
+      query: '?raw',
+      import: 'default',
+    }) as Record<string, () => Promise<string>>;
     return Object.fromEntries(
-      Object.entries(found).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1), load]),
+      Object.entries(found).map(([path, load]) => [path.slice('../../dist/'.length), load]),
     );
   }
   // Node's own loader, without an import of a Node module: paydrop/server stays web-standard
@@ -68,17 +66,24 @@ async function builtFiles(): Promise<Loaders> {
   ).process?.getBuiltinModule?.('node:fs/promises');
   if (!fs) throw new Error('Reading the built script needs Node 20.16 or newer.');
   const dist = new URL('../../dist/', import.meta.url);
-  const names = await fs.readdir(dist).catch(() => [] as string[]);
+  const list = (folder: string) => fs.readdir(new URL(folder, dist)).catch(() => [] as string[]);
+  const names: string[] = [];
+  for (const name of await list('./')) {
+    if (name === SCRIPT_ENTRY) names.push(name);
+    else if (/^paydrop-[0-9a-f]+$/.test(name)) {
+      for (const file of await list(`${name}/`)) names.push(`${name}/${file}`);
+    }
+  }
   return Object.fromEntries(
     names
-      .filter((name) => SCRIPT_PATH.test(`/${name}`) && name !== 'paydrop-card-frame.js')
+      .filter((name) => SCRIPT_PATH.test(`/${name}`))
       .map((name) => [name, () => fs.readFile(new URL(name, dist), 'utf8')]),
   );
 }
 
 interface ScriptFile {
   readonly body: string;
-  /** The entry's; a chunk's name is its version. */
+  /** The entry's; a chunk's path is its version. */
   readonly etag?: string;
 }
 

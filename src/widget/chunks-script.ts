@@ -12,50 +12,49 @@ import type { CardChunk, DeclarativeChunk, OutcomesChunk, QrChunk } from './chun
 import type { Messages } from './messages/en';
 
 /**
- * The chunks' file names, content-hashed (so a server may cache them for good): put here by the
- * build (vite.config.ts, chunkNames) from the chunks build's paydrop-chunks.json.
+ * The chunks' folder beside paydrop.js, named after their content (`paydrop-<hash>/`), so a
+ * server may cache them for good: put here by the build (vite.config.ts, chunkNames).
  */
-declare const PAYDROP_CHUNKS: Readonly<
-  Record<'fr' | 'card' | 'qr' | 'outcomes' | 'return' | 'declarative', string>
->;
+declare const PAYDROP_CHUNK_FOLDER: string;
 
-// Read while the script runs: document.currentScript is only set then.
-const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
+type ChunkName = 'fr' | 'card' | 'qr' | 'outcomes' | 'return' | 'declarative';
 
 const HOST: HostModules = { h, useRef, useLayoutEffect, signal, useSignal };
 
-function chunk<T>(file: string): Promise<T> {
-  return import(/* @vite-ignore */ new URL(file, scriptUrl || document.baseURI).href) as Promise<T>;
+function chunk<T>(name: ChunkName): Promise<T> {
+  // Relative to this script's own URL, wherever it was loaded from: import() in a classic script
+  // resolves against the script's URL (HTML, "the script's base URL"), not the page's.
+  return import(/* @vite-ignore */ `./${PAYDROP_CHUNK_FOLDER}${name}.js`) as Promise<T>;
 }
 
 /** A chunk that renders: it takes this bundle's Preact and signals first. */
-function hosted<T>(file: string): Promise<T> {
-  return chunk<T & { adopt(host: HostModules): void }>(file).then((module) => {
+function hosted<T>(name: ChunkName): Promise<T> {
+  return chunk<T & { adopt(host: HostModules): void }>(name).then((module) => {
     module.adopt(HOST);
     return module;
   });
 }
 
 export function loadFrench(): Promise<Messages> {
-  return chunk<{ fr: Messages }>(PAYDROP_CHUNKS.fr).then((module) => module.fr);
+  return chunk<{ fr: Messages }>('fr').then((module) => module.fr);
 }
 
 export function loadCardChunk(): Promise<CardChunk> {
-  return hosted(PAYDROP_CHUNKS.card);
+  return hosted('card');
 }
 
 export function loadQrChunk(): Promise<QrChunk> {
-  return hosted(PAYDROP_CHUNKS.qr);
+  return hosted('qr');
 }
 
 export function loadOutcomesChunk(): Promise<OutcomesChunk> {
-  return chunk(PAYDROP_CHUNKS.outcomes);
+  return chunk('outcomes');
 }
 
 export function loadReturnChunk(): Promise<typeof import('./return')> {
-  return chunk(PAYDROP_CHUNKS.return);
+  return chunk('return');
 }
 
 export function loadDeclarativeChunk(): Promise<DeclarativeChunk> {
-  return chunk(PAYDROP_CHUNKS.declarative);
+  return chunk('declarative');
 }

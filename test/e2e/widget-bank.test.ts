@@ -354,8 +354,8 @@ describe('PayByAccount in the dialog', () => {
     context.on('page', () => popups++);
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
-    // The QR chunk, under its content-hashed name (paydrop-qr-<hash>.js).
-    const qrChunk = () => requested.filter((path) => /^\/paydrop-qr-\w+\.js$/.test(path));
+    // The QR chunk, in the chunks' content-named folder (paydrop-<hash>/qr.js).
+    const qrChunk = () => requested.filter((path) => /^\/paydrop-\w+\/qr\.js$/.test(path));
 
     await page.goto(`${shop.url}/bank-only`);
     await page.locator('#pay').click();
@@ -366,10 +366,10 @@ describe('PayByAccount in the dialog', () => {
     expect(qrChunk()).toEqual([]);
 
     const [chunk] = await Promise.all([
-      page.waitForResponse((response) => /\/paydrop-qr-\w+\.js$/.test(response.url())),
+      page.waitForResponse((response) => /\/paydrop-\w+\/qr\.js$/.test(response.url())),
       button(en.usePhone).click(),
     ]);
-    expect(chunk.status(), 'dist/paydrop-qr-<hash>.js: run npm run build:widget').toBe(200);
+    expect(chunk.status(), 'dist/paydrop-<hash>/qr.js: run npm run build:widget').toBe(200);
     const qr = page.getByRole('img', { name: qrMessagesEn.qrLabel });
     await qr.waitFor();
     expect(await page.locator('paydrop-checkout svg.qr').count()).toBe(1);

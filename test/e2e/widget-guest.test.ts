@@ -264,8 +264,8 @@ describe('French', () => {
     });
     await page.goto(`${shop.url}/`);
     expect(loaded).toContain('/paydrop.js 200');
-    // French, under its content-hashed name (paydrop-fr-<hash>.js).
-    const frenchChunk = () => loaded.filter((entry) => /^\/paydrop-fr-\w+\.js /.test(entry));
+    // French, in the chunks' content-named folder (paydrop-<hash>/fr.js).
+    const frenchChunk = () => loaded.filter((entry) => /^\/paydrop-\w+\/fr\.js /.test(entry));
     expect(frenchChunk()).toEqual([]);
 
     await page.locator('#pay-fr').click();

@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { type ComponentChildren, Fragment, h } from 'preact';
+import { type ComponentChildren, h } from 'preact';
 import { useLayoutEffect } from 'preact/hooks';
 import type { Messages } from '../messages';
 
@@ -41,5 +41,6 @@ export function Lazy<T>({ load, messages, failed, children }: LazyProps<T>) {
     };
   }, []);
   const current = loaded.value;
-  return current ? <>{children(current.value)}</> : <Waiting text={messages.loading} />;
+  // What the chunk renders, as it is: a component may return any children, no Fragment needed.
+  return current ? children(current.value) : <Waiting text={messages.loading} />;
 }

@@ -12,7 +12,17 @@ import { createCheckoutHandler } from '../../../src/server';
 import { toNodeListener } from '../../../src/server/node';
 
 const DIST = new URL('../../../dist/', import.meta.url);
-const CHUNK_NAME = /paydrop-[a-z]+-[0-9a-z]{6}\.js/g;
+/** The chunks' folder, named after their content, as paydrop.js names it. */
+const CHUNK_FOLDER = /\.\/(paydrop-[0-9a-f]{8})\//;
+/** The chunks paydrop.js loads (French, card, QR, outcomes, the bank's return, the buttons). */
+const ENTRIES = ['fr', 'card', 'qr', 'outcomes', 'return', 'declarative'];
+
+async function chunkFolder(base: string): Promise<string> {
+  const entry = await (await fetch(`${base}/paydrop.js`)).text();
+  const folder = CHUNK_FOLDER.exec(entry)?.[1];
+  if (!folder) throw new Error('paydrop.js names no chunk folder');
+  return folder;
+}
 
 let server: Server;
 let origin: string;
@@ -99,17 +109,11 @@ describe('GET {basePath}/paydrop.js', () => {
   });
 
   it('serves every chunk it names, and every chunk they import, for a year, immutable', async () => {
-    const entry = await (await fetch(`${origin}/api/checkout/paydrop.js`)).text();
-    const named = [...new Set(entry.match(CHUNK_NAME))];
-    // French, card, QR, outcomes, the bank's return, the declarative buttons.
-    expect(named.map((name) => name.split('-')[1]).sort()).toEqual([
-      'card',
-      'declarative',
-      'fr',
-      'outcomes',
-      'qr',
-      'return',
-    ]);
+    const folder = await chunkFolder(`${origin}/api/checkout`);
+    const named = ENTRIES.map((name) => `${folder}/${name}.js`);
+    // The build put each of them there, and nothing paydrop.js does not know.
+    const manifest = JSON.parse(await readFile(new URL('paydrop-chunks.json', DIST), 'utf8'));
+    expect(Object.values(manifest).sort()).toEqual([...named].sort());
     const seen = new Set<string>();
     const queue = [...named];
     for (let name = queue.pop(); name; name = queue.pop()) {
@@ -124,7 +128,9 @@ describe('GET {basePath}/paydrop.js', () => {
       const text = await answer.text();
       expect(text).toBe(await readFile(new URL(name, DIST), 'utf8'));
       // The chunks a chunk imports (the Preact it is handed, the shared texts) sit beside it.
-      for (const [, imported = ''] of text.matchAll(/from\s*"\.\/([^"]+)"/g)) queue.push(imported);
+      for (const [, imported = ''] of text.matchAll(/from\s*"\.\/([^"]+)"/g)) {
+        queue.push(`${folder}/${imported}`);
+      }
     }
     expect(seen.size).toBeGreaterThan(named.length);
   });
@@ -134,7 +140,7 @@ describe('GET {basePath}/paydrop.js', () => {
     const entry = await fetch(`${origin}/api/checkout/paydrop.js`, { headers: elsewhere });
     expect(entry.status).toBe(200);
     expect(entry.headers.get('access-control-allow-origin')).toBe('*');
-    const chunk = (await entry.text()).match(CHUNK_NAME)?.[0] ?? '';
+    const chunk = `${CHUNK_FOLDER.exec(await entry.text())?.[1]}/fr.js`;
     // A chunk is an ES module: a page on another origin than the companion's imports it with CORS.
     const imported = await fetch(`${origin}/api/checkout/${chunk}`, { headers: elsewhere });
     expect(imported.status).toBe(200);
@@ -159,7 +165,7 @@ describe('GET {basePath}/paydrop.js', () => {
     try {
       const answer = await fetch(`${other.origin}/shop/pay/paydrop.js`);
       expect(answer.status).toBe(200);
-      const chunk = (await answer.text()).match(CHUNK_NAME)?.[0] ?? '';
+      const chunk = `${CHUNK_FOLDER.exec(await answer.text())?.[1]}/card.js`;
       expect((await fetch(`${other.origin}/shop/pay/${chunk}`)).status).toBe(200);
       expect((await fetch(`${other.origin}/paydrop.js`)).status).toBe(404);
       expect((await fetch(`${other.origin}/api/checkout/paydrop.js`)).status).toBe(404);
@@ -171,16 +177,21 @@ describe('GET {basePath}/paydrop.js', () => {
 
 describe('nothing else of the build, nor of the disk', () => {
   it('answers 404 to names that are not the script or one of its chunks', async () => {
-    const entry = await (await fetch(`${origin}/api/checkout/paydrop.js`)).text();
-    const chunk = entry.match(CHUNK_NAME)?.[0] ?? '';
+    const folder = await chunkFolder(`${origin}/api/checkout`);
     const names = [
-      // Another release's chunk, and the names chunks had before they were hashed.
-      chunk.replace(/-[0-9a-z]{6}\.js$/, '-zzzzzz.js'),
+      // Another release's chunk, the names chunks had before their folder, one that is not.
+      'paydrop-0123abcd/fr.js',
       'paydrop-fr.js',
       'paydrop-card.js',
+      `${folder}/nothing.js`,
+      `${folder}.js`,
+      `${folder}/`,
+      `${folder}/fr`,
+      `${folder}/fr.js/`,
+      `${folder}/FR.JS`,
       // Files of dist/ that are not the script tag's.
       'paydrop.js.map',
-      `${chunk}.map`,
+      `${folder}/fr.js.map`,
       'paydrop-card-frame.js',
       'paydrop-chunks.json',
       'index.js',
@@ -219,6 +230,13 @@ describe('nothing else of the build, nor of the disk', () => {
       '/api/checkout/paydrop-%5c..%5cindex.js',
       '/api/checkout/./paydrop-..js',
       '/api/checkout/paydrop.js%00.map',
+      // Through the chunks' folder.
+      '/api/checkout/paydrop-0123abcd/../../../package.json',
+      '/api/checkout/paydrop-0123abcd/%2e%2e/%2e%2e/%2e%2e/package.json',
+      '/api/checkout/paydrop-0123abcd/..%2f..%2f..%2fsrc%2fembed.js',
+      '/api/checkout/paydrop-0123abcd\\..\\..\\..\\package.json',
+      '/api/checkout/paydrop-%2e%2e/index.js',
+      '/api/checkout/paydrop-/../index.js',
     ];
     for (const path of attempts) {
       const answer = await raw(path);
@@ -231,5 +249,7 @@ describe('nothing else of the build, nor of the disk', () => {
     // The same socket helper does reach the script, so the refusals above are the paths'.
     expect((await raw('/api/checkout/paydrop.js')).status).toBe(200);
     expect((await raw('/api/checkout/./x/../paydrop.js')).status).toBe(200);
+    const folder = await chunkFolder(`${origin}/api/checkout`);
+    expect((await raw(`/api/checkout/${folder}/fr.js`)).status).toBe(200);
   });
 });
