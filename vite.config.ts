@@ -9,7 +9,7 @@ import { defineConfig, type Plugin, type UserConfig } from 'vite';
  * The builds, by mode (`npm run build:widget` runs chunks first, then the default):
  * - chunks: the script tag's lazily loaded parts, in dist/paydrop-<hash>/ (a hash of them all):
  *   fr.js (French), card.js (card entry) and qr.js (QR codes), each built to take the page's
- *   Preact and signals, return.js (the bank redirect and the way back), declarative.js (what a
+ *   Preact and signals, return.js (the bank redirect and the way back), buttons.js (what a
  *   click on a data-paydrop-* element does) and outcomes.js (the words of a payment that did not
  *   go through), and dist/paydrop-chunks.json, which says where each is;
  * - default: dist/paydrop.js, the script-tag bundle (IIFE, defines window.Paydrop), minified,
@@ -78,7 +78,12 @@ function chunkFolder(): Plugin {
       for (const file of files) {
         hash.update(file.fileName).update(file.type === 'chunk' ? file.code : file.source);
       }
-      const folder = `paydrop-${hash.digest('hex').slice(0, 8)}`;
+      // Six letters, 28 bits (one in 300 million that two releases share a name): letters cost
+      // paydrop.js less than digits, gzip having seen more of them.
+      const letters = [...hash.digest().subarray(0, 6)].map((byte) =>
+        String.fromCharCode(97 + (byte % 26)),
+      );
+      const folder = `paydrop-${letters.join('')}`;
       rmSync(join(outDir, folder), { recursive: true, force: true });
       renameSync(join(outDir, CHUNK_STAGING), join(outDir, folder));
       const paths: Record<string, string> = {};
@@ -170,7 +175,7 @@ export default defineConfig(({ mode }): UserConfig => {
             card: 'src/widget/script-chunks/card.ts',
             qr: 'src/widget/script-chunks/qr.ts',
             return: 'src/widget/return/index.ts',
-            declarative: 'src/widget/declarative-core.ts',
+            buttons: 'src/widget/declarative-core.ts',
             outcomes: 'src/widget/outcomes/index.ts',
           },
           formats: ['es'],

@@ -31,7 +31,7 @@ const LAZY: Readonly<Record<string, string>> = {
   card: 'when the customer chooses Card',
   qr: 'when a QR code is shown (bank payment finished on a phone)',
   return: 'when a blocked bank window turns into a full-page redirect, and back',
-  declarative:
+  buttons:
     'on the first click on a data-paydrop-* element (or back from a bank redirect to such a page)',
   chunkhost: 'with the card or QR chunk: hands them the page’s Preact and signals',
   contract: 'with the card or return chunk: the companion’s paths and parameter',
@@ -53,7 +53,7 @@ async function sizes(): Promise<void> {
   console.log(
     `  dist/paydrop-card-frame.js     ${String(frame).padStart(7)} bytes  (budget ${CARD_FRAME_BUDGET}: ${frame <= CARD_FRAME_BUDGET ? `within, ${CARD_FRAME_BUDGET - frame} left` : 'OVER'}; its stylesheet ${frameStyles})`,
   );
-  const folder = (await readdir('dist')).find((name) => /^paydrop-[0-9a-f]+$/.test(name)) ?? '';
+  const folder = (await readdir('dist')).find((name) => /^paydrop-[a-z]+$/.test(name)) ?? '';
   const chunks = (await readdir(`dist/${folder}`))
     .filter((name) => name.endsWith('.js'))
     .sort()

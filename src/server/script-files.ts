@@ -70,7 +70,7 @@ async function builtFiles(): Promise<Loaders> {
   const names: string[] = [];
   for (const name of await list('./')) {
     if (name === SCRIPT_ENTRY) names.push(name);
-    else if (/^paydrop-[0-9a-f]+$/.test(name)) {
+    else if (/^paydrop-[a-z]+$/.test(name)) {
       for (const file of await list(`${name}/`)) names.push(`${name}/${file}`);
     }
   }

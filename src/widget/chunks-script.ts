@@ -1,6 +1,6 @@
 /**
  * The script-tag build's loader: chunks are ES modules published beside paydrop.js
- * (paydrop-fr.js …), found from the URL the script itself was loaded from. The card and QR
+ * (paydrop-<hash>/fr.js …), found from the URL the script itself was loaded from. The card and QR
  * chunks bring no Preact of their own: each is handed this bundle's Preact, hooks and signals
  * (chunk-host.ts) before it renders, so there is one renderer and one signal graph on the page.
  */
@@ -17,14 +17,19 @@ import type { Messages } from './messages/en';
  */
 declare const PAYDROP_CHUNK_FOLDER: string;
 
-type ChunkName = 'fr' | 'card' | 'qr' | 'outcomes' | 'return' | 'declarative';
+// buttons.js is declarative-core.ts: what a click on a data-paydrop-* button does.
+type ChunkName = 'fr' | 'card' | 'qr' | 'outcomes' | 'return' | 'buttons';
+
+// Read while the script runs: document.currentScript is only set then. A relative import() would
+// resolve against the script's URL only when the script is same-origin or CORS-fetched: a
+// <script src> on the companion's own host (no crossorigin attribute) gets about:blank instead.
+const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 
 const HOST: HostModules = { h, useRef, useLayoutEffect, signal, useSignal };
 
 function chunk<T>(name: ChunkName): Promise<T> {
-  // Relative to this script's own URL, wherever it was loaded from: import() in a classic script
-  // resolves against the script's URL (HTML, "the script's base URL"), not the page's.
-  return import(/* @vite-ignore */ `./${PAYDROP_CHUNK_FOLDER}${name}.js`) as Promise<T>;
+  const url = new URL(`${PAYDROP_CHUNK_FOLDER}${name}.js`, scriptUrl || document.baseURI);
+  return import(/* @vite-ignore */ url.href) as Promise<T>;
 }
 
 /** A chunk that renders: it takes this bundle's Preact and signals first. */
@@ -56,5 +61,5 @@ export function loadReturnChunk(): Promise<typeof import('./return')> {
 }
 
 export function loadDeclarativeChunk(): Promise<DeclarativeChunk> {
-  return chunk('declarative');
+  return chunk('buttons');
 }

@@ -12,15 +12,15 @@ import { createCheckoutHandler } from '../../../src/server';
 import { toNodeListener } from '../../../src/server/node';
 
 const DIST = new URL('../../../dist/', import.meta.url);
-/** The chunks' folder, named after their content, as paydrop.js names it. */
-const CHUNK_FOLDER = /\.\/(paydrop-[0-9a-f]{8})\//;
 /** The chunks paydrop.js loads (French, card, QR, outcomes, the bank's return, the buttons). */
-const ENTRIES = ['fr', 'card', 'qr', 'outcomes', 'return', 'declarative'];
+const ENTRIES = ['fr', 'card', 'qr', 'outcomes', 'return', 'buttons'];
 
+/** The chunks' folder, named after their content: where the build put them, as paydrop.js says. */
 async function chunkFolder(base: string): Promise<string> {
-  const entry = await (await fetch(`${base}/paydrop.js`)).text();
-  const folder = CHUNK_FOLDER.exec(entry)?.[1];
-  if (!folder) throw new Error('paydrop.js names no chunk folder');
+  const manifest = JSON.parse(await readFile(new URL('paydrop-chunks.json', DIST), 'utf8'));
+  const folder = String(Object.values(manifest)[0]).split('/')[0] ?? '';
+  expect(folder).toMatch(/^paydrop-[a-z]{6}$/);
+  expect(await (await fetch(`${base}/paydrop.js`)).text()).toContain(`${folder}/`);
   return folder;
 }
 
@@ -140,7 +140,7 @@ describe('GET {basePath}/paydrop.js', () => {
     const entry = await fetch(`${origin}/api/checkout/paydrop.js`, { headers: elsewhere });
     expect(entry.status).toBe(200);
     expect(entry.headers.get('access-control-allow-origin')).toBe('*');
-    const chunk = `${CHUNK_FOLDER.exec(await entry.text())?.[1]}/fr.js`;
+    const chunk = `${await chunkFolder(`${origin}/api/checkout`)}/fr.js`;
     // A chunk is an ES module: a page on another origin than the companion's imports it with CORS.
     const imported = await fetch(`${origin}/api/checkout/${chunk}`, { headers: elsewhere });
     expect(imported.status).toBe(200);
@@ -165,7 +165,7 @@ describe('GET {basePath}/paydrop.js', () => {
     try {
       const answer = await fetch(`${other.origin}/shop/pay/paydrop.js`);
       expect(answer.status).toBe(200);
-      const chunk = `${CHUNK_FOLDER.exec(await answer.text())?.[1]}/card.js`;
+      const chunk = `${await chunkFolder(`${other.origin}/shop/pay`)}/card.js`;
       expect((await fetch(`${other.origin}/shop/pay/${chunk}`)).status).toBe(200);
       expect((await fetch(`${other.origin}/paydrop.js`)).status).toBe(404);
       expect((await fetch(`${other.origin}/api/checkout/paydrop.js`)).status).toBe(404);
@@ -180,7 +180,7 @@ describe('nothing else of the build, nor of the disk', () => {
     const folder = await chunkFolder(`${origin}/api/checkout`);
     const names = [
       // Another release's chunk, the names chunks had before their folder, one that is not.
-      'paydrop-0123abcd/fr.js',
+      'paydrop-abcdef/fr.js',
       'paydrop-fr.js',
       'paydrop-card.js',
       `${folder}/nothing.js`,
