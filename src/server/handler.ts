@@ -629,8 +629,8 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       }
       const path = url.pathname.slice(basePath.length) || '/';
       // The script tag and its chunks: public files, the same for every page, so no origin is
-      // checked (a page of another site gains a copy of the widget, which this companion then
-      // refuses to serve it).
+      // checked. A page of another site gains a copy of code anyone can download; its calls to
+      // this companion are still refused below.
       if (SCRIPT_PATH.test(path)) return await scriptFile(request, path.slice(1));
       const origin = request.headers.get('origin');
       const isWebhook = path === '/webhooks';
