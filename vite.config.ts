@@ -1,15 +1,19 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { join, resolve } from 'node:path';
 import { minify } from 'terser';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
- * Three builds, by mode:
- * - default: dist/paydrop.js, the script-tag bundle (IIFE, defines window.Paydrop), minified;
- * - chunks: the script tag's lazily loaded parts beside it: paydrop-fr.js (French),
- *   paydrop-card.js (card entry) and paydrop-qr.js (QR codes), each built to take the page's
- *   Preact and signals, paydrop-return.js (the bank redirect and the way back),
- *   paydrop-declarative.js (what a click on a data-paydrop-* element does) and
- *   paydrop-outcomes.js (the words of a payment that did not go through);
+ * The builds, by mode (`npm run build:widget` runs chunks first, then the default):
+ * - chunks: the script tag's lazily loaded parts, in dist/paydrop-<hash>/ (a hash of them all):
+ *   fr.js (French), card.js (card entry) and qr.js (QR codes), each built to take the page's
+ *   Preact and signals, return.js (the bank redirect and the way back), buttons.js (what a
+ *   click on a data-paydrop-* element does) and outcomes.js (the words of a payment that did not
+ *   go through), and dist/paydrop-chunks.json, which says where each is;
+ * - default: dist/paydrop.js, the script-tag bundle (IIFE, defines window.Paydrop), minified,
+ *   which loads the chunks from that folder beside itself;
  * - card-frame: dist/paydrop-card-frame.js and .css, the direct card path's frame (issue 19): a
  *   classic script and its stylesheet, which the companion serves from {basePath}/assets/;
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`, and dist/react.js,
@@ -48,6 +52,75 @@ function squeezeScript(): Plugin {
           map.source = JSON.stringify({ ...(out.map as object), file: file.fileName });
         }
       }
+    },
+  };
+}
+
+/** The script tag's chunks by entry name (`fr`, `card`, …) → path under dist/, written by the chunks build. */
+const CHUNK_MANIFEST = 'paydrop-chunks.json';
+/** Where the chunks build writes, before its folder is named after the content. */
+const CHUNK_STAGING = 'paydrop-staging';
+
+/**
+ * Puts the script tag's chunks in a folder named after a hash of them all, `paydrop-<hash>/`
+ * (fr.js, card.js, …, and the files they share), and writes CHUNK_MANIFEST: so a chunk's URL
+ * always means the same bytes (a server may cache it for good), and paydrop.js, which carries
+ * the chunks' paths, pays for one hash instead of one per chunk (every character of a hash is
+ * a byte gzip cannot squeeze, and paydrop.js has none to spare). The chunks import one another
+ * by relative paths, which moving them together keeps.
+ */
+function chunkFolder(): Plugin {
+  return {
+    name: 'paydrop-chunk-folder',
+    writeBundle(options, bundle) {
+      const outDir = options.dir ?? 'dist';
+      const hash = createHash('sha256');
+      const files = Object.values(bundle).sort((a, b) => a.fileName.localeCompare(b.fileName));
+      // The code alone: the source maps name the sources relative to the output folder, which
+      // differs between a build into dist/ and one into a staging folder of the same sources.
+      for (const file of files) {
+        if (file.type === 'chunk') hash.update(file.fileName).update(file.code);
+      }
+      // Six letters, 28 bits (one in 300 million that two releases share a name): letters cost
+      // paydrop.js less than digits, gzip having seen more of them.
+      const letters = [...hash.digest().subarray(0, 6)].map((byte) =>
+        String.fromCharCode(97 + (byte % 26)),
+      );
+      const folder = `paydrop-${letters.join('')}`;
+      rmSync(join(outDir, folder), { recursive: true, force: true });
+      renameSync(join(outDir, CHUNK_STAGING), join(outDir, folder));
+      const paths: Record<string, string> = {};
+      for (const file of files) {
+        if (file.type === 'chunk' && file.isEntry)
+          paths[file.name] = file.fileName.replace(CHUNK_STAGING, folder);
+      }
+      writeFileSync(join(outDir, CHUNK_MANIFEST), `${JSON.stringify(paths, null, 2)}\n`);
+    },
+  };
+}
+
+/**
+ * Hands paydrop.js the hashed names of its chunks (`PAYDROP_CHUNKS.fr` in chunks-script.ts),
+ * from the manifest the chunks build left in the same folder (--outDir included).
+ */
+function chunkNames(): Plugin {
+  return {
+    name: 'paydrop-chunk-names',
+    config(config) {
+      const outDir = resolve(config.root ?? process.cwd(), config.build?.outDir ?? 'dist');
+      let paths: Record<string, string>;
+      try {
+        paths = JSON.parse(readFileSync(join(outDir, CHUNK_MANIFEST), 'utf8'));
+      } catch (error) {
+        throw new Error(
+          `${join(outDir, CHUNK_MANIFEST)} is missing: build the chunks first (vite build --mode chunks; npm run build:widget does).`,
+          { cause: error },
+        );
+      }
+      // The entries share one folder: paydrop.js carries its name once.
+      const folder = /^paydrop-\w+\//.exec(Object.values(paths)[0] ?? '')?.[0];
+      if (!folder) throw new Error(`${join(outDir, CHUNK_MANIFEST)} names no chunk folder.`);
+      return { define: { PAYDROP_CHUNK_FOLDER: JSON.stringify(folder) } };
     },
   };
 }
@@ -102,33 +175,37 @@ export default defineConfig(({ mode }): UserConfig => {
       },
       build: {
         outDir: 'dist',
-        emptyOutDir: false,
         target: 'es2022',
         sourcemap: true,
         // Library mode keeps whitespace in ES output (for bundlers that shake it again); these
         // files go to customers as they are, so the output is minified in full.
         // What several chunks share (the Preact they are handed, the contract's constants) is a
-        // file of its own beside them, under a name that does not change from build to build and
-        // that servers of paydrop-<word>.js files already let through.
+        // file of its own beside them.
+        // The chunks land in a folder named after their content (chunkFolder), so a server may
+        // cache them for a year (the companion does: `immutable`); paydrop.js, built next, learns
+        // their paths from paydrop-chunks.json (chunkNames) and is the one file to revalidate.
+        // Built first, this build empties dist/ of the last build's files.
+        emptyOutDir: true,
         rolldownOptions: {
           output: {
             minify: true,
-            chunkFileNames: ({ name }) => `paydrop-${name.replace(/\W/g, '')}.js`,
+            chunkFileNames: ({ name }) => `${CHUNK_STAGING}/${name.replace(/\W/g, '')}.js`,
           },
         },
         lib: {
           entry: {
-            'paydrop-fr': 'src/widget/messages/fr.ts',
-            'paydrop-card': 'src/widget/script-chunks/card.ts',
-            'paydrop-qr': 'src/widget/script-chunks/qr.ts',
-            'paydrop-return': 'src/widget/return/index.ts',
-            'paydrop-declarative': 'src/widget/declarative-core.ts',
-            'paydrop-outcomes': 'src/widget/outcomes/index.ts',
+            fr: 'src/widget/messages/fr.ts',
+            card: 'src/widget/script-chunks/card.ts',
+            qr: 'src/widget/script-chunks/qr.ts',
+            return: 'src/widget/return/index.ts',
+            buttons: 'src/widget/declarative-core.ts',
+            outcomes: 'src/widget/outcomes/index.ts',
           },
           formats: ['es'],
-          fileName: (_format, name) => `${name}.js`,
+          fileName: (_format, name) => `${CHUNK_STAGING}/${name}.js`,
         },
       },
+      plugins: [chunkFolder()],
     };
   }
   if (mode === 'card-frame') {
@@ -247,12 +324,13 @@ export default defineConfig(({ mode }): UserConfig => {
   }
   return {
     ...jsx,
-    plugins: [squeezeScript()],
+    plugins: [chunkNames(), squeezeScript()],
     // '#chunks' resolves to the loader that fetches lazy parts from beside the script.
     resolve: { conditions: ['paydrop-script', 'browser', 'module', 'import', 'default'] },
     build: {
       outDir: 'dist',
-      emptyOutDir: true,
+      // The chunks, built first, are already there.
+      emptyOutDir: false,
       target: 'es2022',
       // Browsers that know `color-scheme` without lightningcss's light/dark polyfill variables.
       cssTarget: ['chrome123', 'edge123', 'firefox120', 'safari17.5'],

@@ -22,20 +22,22 @@ const CARD_FRAME_BUDGET = 8 * 1024;
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 40);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 500);
 
-/** When each file beside paydrop.js is loaded; any other file is a build for bundlers or maps. */
+/**
+ * When each chunk of paydrop.js is loaded, by its name in their folder (paydrop-<hash>/<word>.js);
+ * any other file is a build for bundlers or maps.
+ */
 const LAZY: Readonly<Record<string, string>> = {
-  'dist/paydrop-fr.js': 'for French-speaking customers',
-  'dist/paydrop-card.js': 'when the customer chooses Card',
-  'dist/paydrop-qr.js': 'when a QR code is shown (bank payment finished on a phone)',
-  'dist/paydrop-return.js': 'when a blocked bank window turns into a full-page redirect, and back',
-  'dist/paydrop-declarative.js':
+  fr: 'for French-speaking customers',
+  card: 'when the customer chooses Card',
+  qr: 'when a QR code is shown (bank payment finished on a phone)',
+  return: 'when a blocked bank window turns into a full-page redirect, and back',
+  buttons:
     'on the first click on a data-paydrop-* element (or back from a bank redirect to such a page)',
-  'dist/paydrop-chunkhost.js':
-    'with the card or QR chunk: hands them the page’s Preact and signals',
-  'dist/paydrop-contract.js': 'with the card or return chunk: the companion’s paths and parameter',
-  'dist/paydrop-outcomes.js':
+  chunkhost: 'with the card or QR chunk: hands them the page’s Preact and signals',
+  contract: 'with the card or return chunk: the companion’s paths and parameter',
+  outcomes:
     'when a payment did not go through, an order cannot be paid, or an account’s last two minutes begin',
-  'dist/paydrop-localtexts.js':
+  localtexts:
     'with the card, QR or outcomes chunk: picks their texts for the language, the merchant’s on top',
 };
 
@@ -51,13 +53,16 @@ async function sizes(): Promise<void> {
   console.log(
     `  dist/paydrop-card-frame.js     ${String(frame).padStart(7)} bytes  (budget ${CARD_FRAME_BUDGET}: ${frame <= CARD_FRAME_BUDGET ? `within, ${CARD_FRAME_BUDGET - frame} left` : 'OVER'}; its stylesheet ${frameStyles})`,
   );
-  const chunks = (await readdir('dist'))
-    .filter((name) => /^paydrop-.+\.js$/.test(name) && name !== 'paydrop-card-frame.js')
-    .sort();
+  const folder = (await readdir('dist')).find((name) => /^paydrop-[a-z]+$/.test(name)) ?? '';
+  const chunks = (await readdir(`dist/${folder}`))
+    .filter((name) => name.endsWith('.js'))
+    .sort()
+    .map((name) => `${folder}/${name}`);
+  const word = (name: string) => /\/(\w+)\.js$/.exec(name)?.[1] ?? '';
   for (const name of chunks) {
     const file = `dist/${name}`;
     console.log(
-      `  ${file.padEnd(30)} ${String(await gzipped(file)).padStart(7)} bytes  lazily loaded ${LAZY[file] ?? '(unknown chunk)'}`,
+      `  ${file.padEnd(36)} ${String(await gzipped(file)).padStart(7)} bytes  lazily loaded ${LAZY[word(name)] ?? '(unknown chunk)'}`,
     );
   }
   console.log(

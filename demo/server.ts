@@ -73,13 +73,10 @@ const FILES: Record<string, string> = {
 async function file(path: string): Promise<Response> {
   // No icon: an empty answer keeps a 404 off the newcomer's console.
   if (path === '/favicon.ico') return new Response(null, { status: 204 });
-  // The script tag and the chunks it loads from beside itself (paydrop-fr.js, paydrop-card.js,
-  // paydrop-qr.js), and the SPA's bundle with its chunks: by names that cannot leave dist/.
-  const scriptFile = /^\/(paydrop(-[\w]+)?\.js)$/.exec(path)?.[1];
+  // The SPA's bundle with its chunks, by names that cannot leave dist/. (The script tag and its
+  // chunks are the companion's: /api/checkout/paydrop.js, as a merchant installs it.)
   const spaFile = /^\/demo\/([\w-]+\.js(\.map)?)$/.exec(path)?.[1];
-  const name =
-    FILES[path] ??
-    (scriptFile ? `dist/${scriptFile}` : spaFile ? `dist/demo/${spaFile}` : undefined);
+  const name = FILES[path] ?? (spaFile ? `dist/demo/${spaFile}` : undefined);
   if (!name)
     return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
   try {

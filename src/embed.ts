@@ -42,7 +42,7 @@ if (!window.Paydrop) {
   });
   if (location.search.includes(`${RETURN_PARAM}=`)) {
     if (document.readyState === 'loading')
-      document.addEventListener('DOMContentLoaded', resumeDeclared, { once: true });
+      document.addEventListener('DOMContentLoaded', resumeDeclared);
     else resumeDeclared();
   }
 }

@@ -3,3 +3,11 @@ declare module '*?raw' {
   const text: string;
   export default text;
 }
+
+// Vite's glob import (src/server/script-files.ts): the built script files, each as text.
+interface ImportMeta {
+  glob(
+    patterns: string | readonly string[],
+    options: { readonly query: '?raw'; readonly import: 'default' },
+  ): Record<string, () => Promise<unknown>>;
+}

@@ -45,6 +45,7 @@ import {
   issuesOf,
   SessionInput,
 } from './schemas';
+import { createScriptFiles, SCRIPT_PATH } from './script-files';
 import { type ShopOrigins, shopOriginsOf } from './shop-origin';
 import { createStatusCache } from './status-cache';
 import { createMemoryStore } from './store';
@@ -129,6 +130,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   );
   const pending = new Set<Promise<unknown>>();
   let closed = false;
+  const scriptFile = createScriptFiles();
 
   function background(work: () => Promise<unknown>): void {
     if (closed) return;
@@ -723,6 +725,10 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       path = url.pathname.slice(basePath.length) || '/';
       // A load balancer's question, with no Origin to check; it says nothing of orders or keys.
       if (path === HEALTH_PATH) return await health(request, requestId);
+      // The script tag and its chunks: public files, the same for every page, so no origin is
+      // checked. A page of another site gains a copy of code anyone can download; its calls to
+      // this companion are still refused below.
+      if (SCRIPT_PATH.test(path)) return await scriptFile(request, path.slice(1));
       if (closed) throw new CheckoutError('unavailable', 'The checkout server is shutting down.');
       const origin = request.headers.get('origin');
       const isWebhook = path === '/webhooks';

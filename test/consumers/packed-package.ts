@@ -30,6 +30,9 @@ const INPUTS = [
   'tsconfig.json',
   'tsconfig.build.json',
   'scripts/dts-extensions.mjs',
+  // The files the packed server serves as the script tag's (src/server/script-files.ts).
+  'dist/paydrop.js',
+  'dist/paydrop-chunks.json',
 ];
 
 export interface PackedPackage {
@@ -71,8 +74,11 @@ function build(stage: string): PackedPackage {
   cpSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
   cpSync(join(ROOT, 'README.md'), join(pkg, 'README.md'));
   const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
-  // The script tag's bundle (first: its build empties the folder), the server entries and the
-  // widget's ES module; the script tag's lazy chunks and the demo are not part of what is tried.
+  // The script tag's chunks (first: their build empties the folder) and its bundle, which names
+  // their folder, the server entries and the widget's ES module; the demo is not part of what is
+  // tried. The server inlines the script files of the repository's dist/ (as it does the card
+  // frame's), which npm test has just built from the same sources: the same bytes.
+  run(bin('vite'), ['build', '--mode', 'chunks', '--outDir', dist, '--logLevel', 'error'], ROOT);
   run(bin('vite'), ['build', '--outDir', dist, '--logLevel', 'error'], ROOT);
   run(bin('vite'), ['build', '--mode', 'node', '--outDir', dist, '--logLevel', 'error'], ROOT);
   run(bin('vite'), ['build', '--mode', 'esm', '--outDir', dist, '--logLevel', 'error'], ROOT);

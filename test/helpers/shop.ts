@@ -104,7 +104,7 @@ export async function startShop(options: ShopOptions = {}): Promise<Shop> {
       const { pathname } = new URL(request.url);
       if (!provider && pathname.startsWith('/sandbox/')) return sandbox(request);
       if (pathname.startsWith('/api/checkout') && checkout) return checkout(request);
-      if (/^\/paydrop(-[\w]+)?\.js$/.test(pathname)) {
+      if (/^\/paydrop(-\w+\/\w+)?\.js$/.test(pathname)) {
         try {
           return new Response(await readFile(new URL(`.${pathname}`, dist)), {
             headers: { 'content-type': 'text/javascript; charset=utf-8' },

@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { type ComponentChildren, Fragment, h } from 'preact';
+import { type ComponentChildren, h } from 'preact';
 import { useLayoutEffect } from 'preact/hooks';
 import type { Messages } from '../messages';
 
@@ -14,7 +14,8 @@ export function Waiting({ text }: { readonly text: string }) {
   );
 }
 
-interface LazyProps<T> {
+interface LazyProps<T extends object> {
+  /** A chunk's module: an object, so never mistaken for "not loaded yet". */
   readonly load: () => Promise<T>;
   readonly messages: Messages;
   /** The chunk could not be loaded (offline, or a blocked file); the host decides what then. */
@@ -23,14 +24,14 @@ interface LazyProps<T> {
 }
 
 /** Renders what a lazily loaded chunk brings; until then, a spinner. */
-export function Lazy<T>({ load, messages, failed, children }: LazyProps<T>) {
-  const loaded = useSignal<{ readonly value: T } | null>(null);
+export function Lazy<T extends object>({ load, messages, failed, children }: LazyProps<T>) {
+  const loaded = useSignal<T | null>(null);
   // Started as the component mounts, like the spinner; an answer after unmount is dropped.
   useLayoutEffect(() => {
     let live = true;
     load().then(
       (value) => {
-        if (live) loaded.value = { value };
+        if (live) loaded.value = value;
       },
       () => {
         if (live) failed();
@@ -41,5 +42,6 @@ export function Lazy<T>({ load, messages, failed, children }: LazyProps<T>) {
     };
   }, []);
   const current = loaded.value;
-  return current ? <>{children(current.value)}</> : <Waiting text={messages.loading} />;
+  // What the chunk renders, as it is: a component may return any children, no Fragment needed.
+  return current ? children(current) : <Waiting text={messages.loading} />;
 }
