@@ -100,6 +100,7 @@ export default defineConfig(({ mode }): UserConfig => {
             'paydrop-fr': 'src/widget/messages/fr.ts',
             'paydrop-card': 'src/widget/script-chunks/card.ts',
             'paydrop-qr': 'src/widget/script-chunks/qr.ts',
+            'paydrop-transfer': 'src/widget/script-chunks/transfer.ts',
             'paydrop-return': 'src/widget/return/index.ts',
             'paydrop-declarative': 'src/widget/declarative-core.ts',
             'paydrop-outcomes': 'src/widget/outcomes/index.ts',

@@ -27,6 +27,10 @@ const LAZY: Readonly<Record<string, string>> = {
   'dist/paydrop-fr.js': 'for French-speaking customers',
   'dist/paydrop-card.js': 'when the customer chooses Card',
   'dist/paydrop-qr.js': 'when a QR code is shown (bank payment finished on a phone)',
+  'dist/paydrop-transfer.js':
+    'when the customer chooses a bank transfer (in that click, beside the account’s setting up)',
+  'dist/paydrop-format.js':
+    'with the transfer or outcomes chunk: the account number’s grouping, the countdown’s digits',
   'dist/paydrop-return.js': 'when a blocked bank window turns into a full-page redirect, and back',
   'dist/paydrop-declarative.js':
     'on the first click on a data-paydrop-* element (or back from a bank redirect to such a page)',
@@ -34,7 +38,7 @@ const LAZY: Readonly<Record<string, string>> = {
     'with the card or QR chunk: hands them the page’s Preact and signals',
   'dist/paydrop-contract.js': 'with the card or return chunk: the companion’s paths and parameter',
   'dist/paydrop-outcomes.js':
-    'when a payment did not go through, an order cannot be paid, or an account’s last two minutes begin',
+    'at an end state (its mark), when a payment did not go through, or an account’s last two minutes begin',
   'dist/paydrop-localtexts.js':
     'with the card, QR or outcomes chunk: picks their texts for the language, the merchant’s on top',
 };

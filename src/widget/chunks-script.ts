@@ -4,17 +4,17 @@
  * chunks bring no Preact of their own: each is handed this bundle's Preact, hooks and signals
  * (chunk-host.ts) before it renders, so there is one renderer and one signal graph on the page.
  */
-import { signal, useSignal } from '@preact/signals';
+import { signal, useComputed, useSignal } from '@preact/signals';
 import { h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { HostModules } from './chunk-host';
-import type { CardChunk, DeclarativeChunk, OutcomesChunk, QrChunk } from './chunks';
+import type { CardChunk, DeclarativeChunk, OutcomesChunk, QrChunk, TransferChunk } from './chunks';
 import type { Messages } from './messages/en';
 
 // Read while the script runs: document.currentScript is only set then.
 const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 
-const HOST: HostModules = { h, useRef, useLayoutEffect, signal, useSignal };
+const HOST: HostModules = { h, useRef, useLayoutEffect, signal, useSignal, useComputed };
 
 function chunk<T>(file: string): Promise<T> {
   return import(/* @vite-ignore */ new URL(file, scriptUrl || document.baseURI).href) as Promise<T>;
@@ -34,6 +34,19 @@ export function loadFrench(): Promise<Messages> {
 
 export function loadCardChunk(): Promise<CardChunk> {
   return hosted('paydrop-card.js');
+}
+
+let transfer: TransferChunk | undefined;
+
+/** Once loaded, the transfer chunk is given at once: a panel drawn again does not wait. */
+export function loadTransferChunk(): TransferChunk | Promise<TransferChunk> {
+  return (
+    transfer ??
+    hosted<TransferChunk>('paydrop-transfer.js').then((chunk) => {
+      transfer = chunk;
+      return chunk;
+    })
+  );
 }
 
 export function loadQrChunk(): Promise<QrChunk> {

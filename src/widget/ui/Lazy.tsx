@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { type ComponentChildren, Fragment, h } from 'preact';
-import { useLayoutEffect } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Messages } from '../messages';
 
 export function Waiting({ text }: { readonly text: string }) {
@@ -15,7 +15,8 @@ export function Waiting({ text }: { readonly text: string }) {
 }
 
 interface LazyProps<T> {
-  readonly load: () => Promise<T>;
+  /** The chunk, or a promise of it; given at once (loaded before, or built in), it shows at once. */
+  readonly load: () => T | Promise<T>;
   readonly messages: Messages;
   /** The chunk could not be loaded (offline, or a blocked file); the host decides what then. */
   readonly failed: () => void;
@@ -25,10 +26,14 @@ interface LazyProps<T> {
 /** Renders what a lazily loaded chunk brings; until then, a spinner. */
 export function Lazy<T>({ load, messages, failed, children }: LazyProps<T>) {
   const loaded = useSignal<{ readonly value: T } | null>(null);
-  // Started as the component mounts, like the spinner; an answer after unmount is dropped.
+  const asked = useRef<T | Promise<T> | null>(null);
+  asked.current ??= load();
+  const now = asked.current;
+  // An answer after unmount is dropped.
   useLayoutEffect(() => {
+    if (!(now instanceof Promise)) return;
     let live = true;
-    load().then(
+    now.then(
       (value) => {
         if (live) loaded.value = { value };
       },
@@ -39,7 +44,7 @@ export function Lazy<T>({ load, messages, failed, children }: LazyProps<T>) {
     return () => {
       live = false;
     };
-  }, []);
-  const current = loaded.value;
+  }, [now]);
+  const current = now instanceof Promise ? loaded.value : { value: now };
   return current ? <>{children(current.value)}</> : <Waiting text={messages.loading} />;
 }
