@@ -29,6 +29,8 @@ const LAZY: Readonly<Record<string, string>> = {
   'dist/paydrop-qr.js': 'when a QR code is shown (bank payment finished on a phone)',
   'dist/paydrop-transfer.js':
     'when the customer chooses a bank transfer (in that click, beside the account’s setting up)',
+  'dist/paydrop-adoptstyles.js':
+    'with the card or transfer chunk: their stylesheet joins the dialog’s',
   'dist/paydrop-format.js':
     'with the transfer or outcomes chunk: the account number’s grouping, the countdown’s digits',
   'dist/paydrop-return.js': 'when a blocked bank window turns into a full-page redirect, and back',

@@ -145,7 +145,7 @@ describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     await heading('Transfer to this account').waitFor();
     // The new step's heading takes focus, inside the dialog.
-    await expect.poll(focusNow).toMatch(/^dialog:h3:Transfer ₦/);
+    await expect.poll(focusNow).toMatch(/^dialog:h3:Transfer to this account/);
 
     // Tab goes round the dialog's controls and never reaches the page behind it.
     const stops: string[] = [];

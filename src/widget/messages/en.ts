@@ -65,7 +65,7 @@ export const en = {
   otherMethod: 'Choose another way to pay',
   continueTransfer: 'Continue with your bank transfer',
   /** Who processes the payment, under the channels and the payment steps (issue 23). */
-  trust: 'Payments are processed by the shop’s payment provider.',
+  trust: 'Payment processed by the shop’s payment provider.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -67,5 +67,5 @@ export const fr: Messages = {
   usePhone: 'Payer plutôt sur votre téléphone',
   otherMethod: 'Choisir un autre moyen de paiement',
   continueTransfer: 'Continuer avec votre virement bancaire',
-  trust: 'Les paiements sont traités par le prestataire de paiement de la boutique.',
+  trust: 'Paiement traité par le prestataire de paiement de la boutique.',
 };

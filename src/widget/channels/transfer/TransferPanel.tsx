@@ -5,6 +5,7 @@ import type { OutcomesChunk } from '#chunks';
 import type { CheckoutModel, TransferPhase } from '../../../flow/checkout-model';
 import type { PaymentView } from '../../../flow/companion';
 import { fill, type Messages } from '../../messages';
+import { adoptStyles } from '../../ui/adopt-styles';
 import { CopyButton } from '../../ui/CopyButton';
 import {
   amountDue,
@@ -14,6 +15,7 @@ import {
   plainAmount,
   spokenDigits,
 } from '../../ui/format';
+import TRANSFER_CSS from './transfer.css?inline';
 
 interface TransferPanelProps {
   readonly model: CheckoutModel;
@@ -119,7 +121,14 @@ export function TransferPanel({
   const [amountName, numberName, bankName, nameName] = messages.copyNames.split('|');
   return (
     <div class="step">
-      <h3 ref={heading} tabIndex={-1} data-step-heading>
+      <h3
+        ref={(node) => {
+          heading.current = node;
+          adoptStyles(node, TRANSFER_CSS);
+        }}
+        tabIndex={-1}
+        data-step-heading
+      >
         {/* The amount is the header's, and the details' below to copy: not a third time here
             (issue 23), unless a merchant's own title asks for {amount}. */}
         {fill(messages.transferTitle, { amount: totalText })}
