@@ -36,17 +36,29 @@ export function loadCardChunk(): Promise<CardChunk> {
   return hosted('paydrop-card.js');
 }
 
-let transfer: TransferChunk | undefined;
+let transfer: TransferChunk | Promise<TransferChunk> | undefined;
 
-/** Once loaded, the transfer chunk is given at once: a panel drawn again does not wait. */
+/**
+ * Once loaded, the transfer chunk is given at once: a panel drawn again does not wait. Asked for
+ * in the choosing click, then by the panel: one request; a failed one is asked again next time
+ * (and is no unhandled rejection when only the click asked).
+ */
 export function loadTransferChunk(): TransferChunk | Promise<TransferChunk> {
-  return (
-    transfer ??
-    hosted<TransferChunk>('paydrop-transfer.js').then((chunk) => {
-      transfer = chunk;
-      return chunk;
-    })
-  );
+  if (!transfer) {
+    const loading = hosted<TransferChunk>('paydrop-transfer.js').then(
+      (chunk) => {
+        transfer = chunk;
+        return chunk;
+      },
+      (error: unknown) => {
+        transfer = undefined;
+        throw error;
+      },
+    );
+    loading.catch(() => {});
+    transfer = loading;
+  }
+  return transfer;
 }
 
 export function loadQrChunk(): Promise<QrChunk> {
