@@ -135,6 +135,28 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
+describe('the card form on a phone', () => {
+  it('stands at the full height of the screen, and nothing moves as the card is typed', async () => {
+    await open({ width: 375, height: 740 }, 'scarf-gbp', true);
+    await checkout.button('Card').click();
+    const number = checkout.cardField('Card number');
+    await number.waitFor();
+    const boxes = async () => ({
+      sheet: await checkout.dialog().boundingBox(),
+      frame: await page.locator('paydrop-checkout iframe.card-frame').boundingBox(),
+      pay: await page.locator('paydrop-checkout .card-step button.primary').boundingBox(),
+    });
+    const before = await boxes();
+    // The sheet is already the whole screen: an on-screen keyboard has nothing to push up.
+    expect(before.sheet).toMatchObject({ y: 0, height: 740 });
+    await number.focus();
+    // A brand appears (its logo inside the field), the number groups itself: no reflow.
+    await number.pressSequentially('4242 4242 4242 4242');
+    await checkout.cardForm().locator('.card-brand svg').waitFor();
+    expect(await boxes()).toEqual(before);
+  });
+});
+
 describe('without a merchant', () => {
   it('still opens, names no one, and keeps the amount largest (an older companion)', async () => {
     await open({ width: 375, height: 740 }, 'scarf-gbp', false);
