@@ -1,10 +1,11 @@
 import { useComputed } from '@preact/signals';
 import { h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { OutcomesChunk } from '#chunks';
 import type { CheckoutModel, TransferPhase } from '../../../flow/checkout-model';
 import type { PaymentView } from '../../../flow/companion';
-import { fill, type Messages } from '../../messages';
+import type { Messages } from '../../messages/en';
+import { fill } from '../../messages/fill';
+import type { outcomeMessages } from '../../outcomes/words';
 import { adoptStyles } from '../../ui/adopt-styles';
 import { CopyButton } from '../../ui/CopyButton';
 import {
@@ -28,7 +29,7 @@ interface TransferPanelProps {
    * The outcomes chunk as far as it has come, asking for it (ui/outcomes.ts): handed in, for this
    * panel is a chunk of its own (paydrop-transfer.js) and that state is the dialog's.
    */
-  readonly ask: () => OutcomesChunk | null | undefined;
+  readonly ask: () => { readonly outcomeMessages: typeof outcomeMessages } | null | undefined;
 }
 
 interface DetailProps {
