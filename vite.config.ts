@@ -197,6 +197,7 @@ export default defineConfig(({ mode }): UserConfig => {
             fr: 'src/widget/messages/fr.ts',
             card: 'src/widget/script-chunks/card.ts',
             qr: 'src/widget/script-chunks/qr.ts',
+            transfer: 'src/widget/script-chunks/transfer.ts',
             return: 'src/widget/return/index.ts',
             buttons: 'src/widget/declarative-core.ts',
             outcomes: 'src/widget/outcomes/index.ts',

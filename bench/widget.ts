@@ -30,13 +30,18 @@ const LAZY: Readonly<Record<string, string>> = {
   fr: 'for French-speaking customers',
   card: 'when the customer chooses Card',
   qr: 'when a QR code is shown (bank payment finished on a phone)',
+  transfer:
+    'when the customer chooses a bank transfer (in that click, beside the account’s setting up)',
+  adoptstyles: 'with the card or transfer chunk: their stylesheet joins the dialog’s',
+  format:
+    'with the transfer or outcomes chunk: the account number’s grouping, the countdown’s digits',
   return: 'when a blocked bank window turns into a full-page redirect, and back',
   buttons:
     'on the first click on a data-paydrop-* element (or back from a bank redirect to such a page)',
   chunkhost: 'with the card or QR chunk: hands them the page’s Preact and signals',
   contract: 'with the card or return chunk: the companion’s paths and parameter',
   outcomes:
-    'when a payment did not go through, an order cannot be paid, or an account’s last two minutes begin',
+    'at an end state (its mark), when a payment did not go through, or an account’s last two minutes begin',
   localtexts:
     'with the card, QR or outcomes chunk: picks their texts for the language, the merchant’s on top',
 };

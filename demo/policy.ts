@@ -19,4 +19,5 @@ export const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
   '.map': 'application/json',
+  '.svg': 'image/svg+xml',
 };

@@ -11,6 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { serve } from '../src/node/serve';
+import { isSafeUrl } from '../src/protocol/url';
 import { createSandboxHandler, isDroppedResponse } from '../src/sandbox';
 import { SANDBOX_TEST_KEY } from '../src/sandbox/test-data';
 import {
@@ -68,6 +69,7 @@ const FILES: Record<string, string> = {
   '/demo/controls': 'demo/controls.html',
   '/demo/demo.css': 'demo/demo.css',
   '/demo/controls.js': 'demo/controls.js',
+  '/demo/logo.svg': 'demo/logo.svg',
 };
 
 async function file(path: string): Promise<Response> {
@@ -268,6 +270,16 @@ checkout = createCheckoutHandler({
   publicUrl: `${running.url}/api/checkout`,
   resolveOrder: resolveDemoOrder,
   resolveLink: resolveDemoLink,
+  // Who the customer pays, named at the top of the checkout (issue 23). The brand colour keeps
+  // its contrast on the light dialog only, so the dark one keeps the checkout's own blue. The logo
+  // is the shop's own file (https:, or http: on this machine, as the companion checks).
+  merchant: {
+    name: 'Indigo & Oat',
+    ...(isSafeUrl(`${running.url}/demo/logo.svg`)
+      ? { logoUrl: `${running.url}/demo/logo.svg` }
+      : {}),
+    brandColor: '#1f5f8b',
+  },
   // Cards are paid on the provider's hosted page (the default); the mug keeps the card frame
   // (demo/catalogue.ts), so the demo shows both paths.
   store,

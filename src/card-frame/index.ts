@@ -27,6 +27,7 @@ import {
   formatExpiry,
   validateCard,
 } from '../protocol/card-input';
+import { brandLogo } from './brand-logo';
 import './card-frame.css';
 import { cardFrameTexts } from './messages';
 
@@ -113,7 +114,9 @@ function start(): void {
   const errors = {} as Record<CardField, HTMLElement>;
   const values: Record<CardField, string> = { number: '', expiry: '', cvc: '', name: '' };
   const checked = new Set<CardField>();
-  const brandNote = element('span', { class: 'card-brand', id: 'card-brand' });
+  // The brand in words for screen readers (the field's description), its logo inside the field.
+  const brandNote = element('span', { class: 'visually-hidden', id: 'card-brand' });
+  const brandMark = element('span', { class: 'card-brand' });
   const live = element('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
   const labels: Record<CardField, string> = {
     number: texts.numberLabel,
@@ -152,7 +155,12 @@ function start(): void {
       'div',
       { class: 'field' },
       element('label', { for: name }, labels[name]),
-      element('div', { class: 'field-input' }, input, ...(name === 'number' ? [brandNote] : [])),
+      element(
+        'div',
+        { class: 'field-input' },
+        input,
+        ...(name === 'number' ? [brandNote, brandMark] : []),
+      ),
       errors[name],
     );
   }
@@ -211,6 +219,7 @@ function start(): void {
     const brandName = brand ? brandNames[brand] : '';
     if (brandName !== lastBrand) {
       brandNote.textContent = brandName;
+      brandMark.replaceChildren(...brandLogo(brand));
       if (brandName) live.textContent = brandName;
       lastBrand = brandName;
     }

@@ -31,6 +31,7 @@ import {
   CompanionFailure,
   type CompanionPort,
   type CustomerDetails,
+  type MerchantView,
   type PaymentStatus,
   type PaymentView,
 } from './companion';
@@ -84,6 +85,8 @@ interface Session {
   readonly channels: readonly ChannelChoice[];
   /** Where Card is typed: the provider's hosted page unless the companion says 'direct'. */
   readonly cardEntry?: CardEntry | undefined;
+  /** Who is being paid, when the companion names them (issue 23). */
+  readonly merchant?: MerchantView | undefined;
 }
 
 export function createCheckoutModel(options: CheckoutModelOptions) {

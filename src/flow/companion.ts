@@ -9,8 +9,8 @@ import {
   type ChannelChoiceWire,
   type CheckoutErrorCode,
   type CheckoutViewWire,
+  type MerchantWire,
   PAYMENT_FAILURE_REASONS,
-  type PaidCheckoutWire,
   type PaymentFailureReason,
   type PaymentViewWire,
   type SessionViewWire,
@@ -36,11 +36,19 @@ export interface PaymentView extends Omit<PaymentViewWire, 'virtualAccount' | 's
 
 export type ChannelChoice = ChannelChoiceWire;
 
+/** Who is being paid (issue 23), as checked: each part that is not given is undefined. */
+export type MerchantView = { readonly [K in keyof MerchantWire]: MerchantWire[K] | undefined };
+
 /** The contract's session answer, its checkout flattened in and its payment parsed. */
-export interface SessionView extends CheckoutViewWire {
+export interface SessionView extends Omit<CheckoutViewWire, 'merchant'> {
   readonly token: SessionViewWire['token'];
   readonly payment: PaymentView | null;
+  /** Absent when the companion names no merchant, or names one that fails a check. */
+  readonly merchant?: MerchantView | undefined;
 }
+
+/** What a paid order or link is, as `already_paid` from the session carries it, checked. */
+export type PaidCheckout = Pick<SessionView, 'amount' | 'description' | 'merchant'>;
 
 import type { CardDetails } from '../protocol/card-input';
 
@@ -138,7 +146,7 @@ export class CompanionFailure extends Error {
     /** With `already_paid` and `payment_pending`: the earlier payment to show or follow. */
     readonly earlier: EarlierPayment | null = null,
     /** With `already_paid` from the session: what was paid, to title the dialog for it. */
-    readonly checkout: PaidCheckoutWire | null = null,
+    readonly checkout: PaidCheckout | null = null,
   ) {
     super(message);
   }
@@ -213,6 +221,23 @@ function payment(value: unknown): PaymentView {
   };
 }
 
+/** The merchant, or undefined: a missing or malformed one costs the customer nothing but it. */
+function merchant(value: unknown): MerchantView | undefined {
+  try {
+    const given = record(value);
+    const color = (color: unknown) =>
+      color === undefined ? undefined : text(color, 7, /^#[\da-f]{6}$/i);
+    return {
+      name: text(given.name, 80),
+      logoUrl: given.logoUrl === undefined ? undefined : safeUrl(given.logoUrl),
+      brandColor: color(given.brandColor),
+      brandColorDark: color(given.brandColorDark),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 export function parseSession(body: unknown): SessionView {
   const given = record(body);
   const checkout = record(given.checkout);
@@ -223,6 +248,7 @@ export function parseSession(body: unknown): SessionView {
     description: text(checkout.description, 200),
     // Checked where it is read (the card chunk): anything but 'direct' is the hosted page.
     cardEntry: checkout.cardEntry as CardEntry,
+    merchant: merchant(checkout.merchant),
     // Channels this widget does not know are left out rather than shown blank.
     channels: channels.map(record).flatMap((channel) =>
       CHANNELS.includes(channel.name as Channel)
@@ -329,10 +355,14 @@ export function parseFailure(status: number, body: unknown): CompanionFailure {
 }
 
 /** What a paid link or order is, checked; none when absent or when it fails a check. */
-function paidCheckout(body: unknown): PaidCheckoutWire | null {
+function paidCheckout(body: unknown): PaidCheckout | null {
   try {
     const given = record(record(body).checkout);
-    return { description: text(given.description, 200), amount: money(given.amount) };
+    return {
+      description: text(given.description, 200),
+      amount: money(given.amount),
+      merchant: merchant(given.merchant),
+    };
   } catch {
     return null;
   }

@@ -79,6 +79,21 @@ export interface ChannelChoiceWire {
  */
 export type CardEntry = 'hosted' | 'direct';
 
+/**
+ * Who is being paid, from the companion's `merchant` option (issue 23): the checkout names them
+ * at the top. Absent when the option is not set (and from companions before it existed).
+ */
+export interface MerchantWire {
+  /** 1 to 80 characters. */
+  readonly name: string;
+  /** https: (http: on localhost); shown beside the name, as decoration. */
+  readonly logoUrl?: string;
+  /** #rrggbb for the light dialog, sent only when it keeps its contrast there (merchant.ts). */
+  readonly brandColor?: string;
+  /** The same, for the dark dialog. */
+  readonly brandColorDark?: string;
+}
+
 /** What the customer is paying for, as `POST /session` answers it. */
 export interface CheckoutViewWire {
   readonly amount: Money;
@@ -86,6 +101,8 @@ export interface CheckoutViewWire {
   readonly channels: readonly ChannelChoiceWire[];
   /** How Card is paid in this checkout; absent from companions before it existed ('direct'). */
   readonly cardEntry?: CardEntry;
+  /** Who is being paid; absent without the companion's `merchant` option. */
+  readonly merchant?: MerchantWire;
 }
 
 /** The answer to `POST /card-page`: the provider's page for this order's card payment. */
@@ -226,4 +243,4 @@ export interface ErrorBodyWire {
 }
 
 /** What a paid order or payment link is, as `already_paid` from `/session` carries it. */
-export type PaidCheckoutWire = Pick<CheckoutViewWire, 'amount' | 'description'>;
+export type PaidCheckoutWire = Pick<CheckoutViewWire, 'amount' | 'description' | 'merchant'>;

@@ -13,6 +13,7 @@ import type { CardEntry, PaymentFailureReason } from '../protocol/contract';
 import { checkBaseUrl, checkSecretKey } from '../provider/transport';
 import type { CardAttemptContext, CheckoutLimits } from './attempt-limits';
 import { checkClientAddressOptions, type TrustProxy } from './client-address';
+import { checkMerchant, type MerchantOptions } from './merchant';
 import type { CheckoutStore } from './store';
 
 /** What the merchant's server decided an order costs. */
@@ -167,6 +168,13 @@ export interface CheckoutHandlerOptions {
    * details, and it puts you in SAQ D. An order can override it (`ResolvedOrder.cardEntry`).
    */
   readonly cardEntry?: CardEntry | undefined;
+  /**
+   * Who the customer is paying: the checkout shows the name (and the logo) at the top, and uses
+   * the brand colour where it keeps its contrast (see MerchantOptions). The script tag needs
+   * nothing more; each checkout carries it.
+   * @example merchant: { name: 'Adire & Co.', logoUrl: 'https://shop.example/logo.svg', brandColor: '#0a7d5a' }
+   */
+  readonly merchant?: MerchantOptions | undefined;
   /** For edge runtimes: keeps background work (webhook confirmation) alive past the response. */
   readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
   readonly fetch?: typeof fetch | undefined;
@@ -240,6 +248,7 @@ export function checkOptions(options: CheckoutHandlerOptions): void {
     }
   }
   checkCardEntry(options.cardEntry, 'cardEntry');
+  checkMerchant(options.merchant);
   const ttl = options.tokenTtlSeconds;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 60 || ttl > 7 * 24 * 3600)) {
     throw new TypeError('tokenTtlSeconds must be a whole number of seconds from 60 to 604800.');

@@ -21,6 +21,7 @@ import { type AttemptLimits, takeLockWaiting } from './attempt-limits';
 import { forBrowser } from './browser-reason';
 import { CheckoutError } from './errors';
 import type { HostedCard, HostedCardAttempt } from './hosted-card';
+import { checkMerchant } from './merchant';
 import {
   type CheckoutHandlerOptions,
   type CheckoutLogger,
@@ -83,6 +84,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   const { validateChannels, limits } = deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
   const owner = createPaymentOwner(tokenSecretsOf(options));
+  // Who is being paid, as every checkout (and a paid order's refusal) carries it (issue 23).
+  const merchant = checkMerchant(options.merchant);
+  const withMerchant = merchant ? { merchant } : {};
 
   /**
    * The browser that started this payment (issue 20, item 3): its checkout, or a token bound to
@@ -288,6 +292,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             checkout: {
               description: resolved.description,
               amount: { amountMinor: resolved.amountMinor, currency: resolved.currency },
+              ...withMerchant,
             },
           },
         );
@@ -358,6 +363,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             description: channel.description,
           })),
           cardEntry: claims.cardEntry,
+          ...withMerchant,
         },
         payment: payment ?? null,
       };

@@ -7,8 +7,10 @@ import type { CustomerDetails, HttpCompanion } from '../flow/companion';
 import { CHANNEL_REGISTRY, type PanelContext, type PanelProps } from './channels';
 import type { BankWindow } from './channels/bank/bank-window';
 import { fill, type Messages } from './messages';
+import type { OutcomeMark } from './outcomes/marks';
 import { ChannelPicker } from './ui/ChannelPicker';
 import { amountDue, formatMoney } from './ui/format';
+import { Icon } from './ui/Icon';
 import { Waiting } from './ui/Lazy';
 import { askOutcomes, outcomes } from './ui/outcomes';
 
@@ -101,6 +103,8 @@ export function Checkout(props: CheckoutProps) {
   // the countdown's tick and the live region are read further down, where they are shown.
   const step = model.step.value;
   const session = model.session.value;
+  const merchant = session?.merchant;
+  const paid = step.kind === 'error' && step.code === 'already_paid';
   // A failed or expired screen waits for its words; their arrival is a new screen to focus.
   const ending = needsOutcomes(step) ? askOutcomes() : undefined;
   const stepKey = `${step.kind}:${'phase' in step ? step.phase : ''}:${leaving.value}:${ending !== undefined}`;
@@ -146,6 +150,9 @@ export function Checkout(props: CheckoutProps) {
     <dialog
       ref={dialog}
       lang={messages.lang}
+      // The merchant's colour, where the companion found it keeps its contrast (CSSOM, not a
+      // style attribute: a strict CSP needs no 'unsafe-inline').
+      style={{ '--accent': merchant?.brandColor, '--accent-dark': merchant?.brandColorDark }}
       // Named for the checkout and what is paid for: "Checkout Order 1042" (issue 12).
       aria-labelledby={session ? 'paydrop-label paydrop-title' : 'paydrop-title'}
       onCancel={(event) => {
@@ -154,26 +161,28 @@ export function Checkout(props: CheckoutProps) {
         requestClose();
       }}
     >
-      {/* Not a <header>: that would be a second banner landmark on the page (axe). */}
+      {/* Not a <header>: that would be a second banner landmark on the page (axe). Who is paid,
+          how much (the largest text, issue 23), and for what beneath it. */}
       <div class="header">
-        <div>
-          {session ? (
-            <span id="paydrop-label" class="visually-hidden">
-              {messages.dialogLabel}
-            </span>
-          ) : null}
-          <h2 id="paydrop-title">{session?.description ?? messages.dialogLabel}</h2>
-          {/* Once paid, "Pay …" above "Payment received" or "Already paid" would say the opposite. */}
-          {session &&
-          step.kind !== 'succeeded' &&
-          !(step.kind === 'error' && step.code === 'already_paid') ? (
-            <p class="total muted">
-              {fill(messages.payAmount, { amount: formatMoney(session.amount, locale) })}
-            </p>
-          ) : null}
-        </div>
+        {merchant ? (
+          <p class="merchant">
+            {/* The name beside it says who it is: the logo is decoration. */}
+            {merchant.logoUrl ? <img src={merchant.logoUrl} alt="" /> : null}
+            {merchant.name}
+          </p>
+        ) : null}
+        {/* Once paid, the amount above "Payment received" or "Already paid" would say the opposite. */}
+        {session && step.kind !== 'succeeded' && !paid ? (
+          <p class="total">{formatMoney(session.amount, locale)}</p>
+        ) : null}
+        {session ? (
+          <span id="paydrop-label" class="visually-hidden">
+            {messages.dialogLabel}
+          </span>
+        ) : null}
+        <h2 id="paydrop-title">{session?.description ?? messages.dialogLabel}</h2>
         <button type="button" class="icon" aria-label={messages.close} onClick={requestClose}>
-          ×
+          <Icon d={CROSS} />
         </button>
       </div>
       <div class="body" ref={body}>
@@ -198,6 +207,10 @@ export function Checkout(props: CheckoutProps) {
             messages={messages}
             leave={() => onDone(model.resultIfClosed())}
           />
+        ) : null}
+        {/* Who processes the payment: true of every channel, and all we claim (issue 23). */}
+        {step.kind === 'choosing' || step.kind === 'paying' ? (
+          <p class="trust muted">{messages.trust}</p>
         ) : null}
       </div>
       <Announcer
@@ -242,22 +255,22 @@ function LeaveQuestion(props: {
   );
 }
 
-/** One final screen: an optional mark, the heading that takes focus, what happened, what next. */
+/** The close button's cross. */
+const CROSS = 'M6 6l12 12M18 6L6 18';
+
+/** One final screen: its mark, the heading that takes focus, what happened, what next. */
 function Outcome(props: {
-  /** A tick for a success, an exclamation mark for a failure. */
-  readonly mark?: 'good' | 'bad' | undefined;
+  readonly mark: OutcomeMark;
   readonly title: string;
   readonly text: string;
   readonly children: ComponentChildren;
 }) {
   const { mark, title, text, children } = props;
+  // The marks come with the outcomes chunk (outcomes/marks.ts); the disc waits for its path.
+  const path = askOutcomes()?.outcomeMarks[mark];
   return (
     <div class="state">
-      {mark ? (
-        <div class={`mark ${mark}`} aria-hidden="true">
-          {mark === 'good' ? '✓' : '!'}
-        </div>
-      ) : null}
+      <div class={`mark ${mark}`}>{path ? <Icon d={path} /> : null}</div>
       <h3 tabIndex={-1} data-step-heading>
         {title}
       </h3>
@@ -359,7 +372,15 @@ function StepView(props: StepViewProps) {
       if (!words) return <Waiting text={messages.loading} />;
       return (
         <Outcome
-          mark={step.kind === 'failed' ? 'bad' : undefined}
+          mark={
+            step.kind === 'failed'
+              ? 'bad'
+              : step.kind === 'expired'
+                ? 'late'
+                : step.code === 'already_paid'
+                  ? 'paid'
+                  : 'error'
+          }
           title={words.title}
           text={words.text}
         >

@@ -21,6 +21,7 @@ export interface HostModules {
   readonly useLayoutEffect: typeof Hooks.useLayoutEffect;
   readonly signal: typeof Signals.signal;
   readonly useSignal: typeof Signals.useSignal;
+  readonly useComputed: typeof Signals.useComputed;
 }
 
 // biome-ignore-start lint/style/useConst: assigned once, by adopt, before any chunk code runs.
@@ -29,9 +30,10 @@ export let useRef: HostModules['useRef'];
 export let useLayoutEffect: HostModules['useLayoutEffect'];
 export let signal: HostModules['signal'];
 export let useSignal: HostModules['useSignal'];
+export let useComputed: HostModules['useComputed'];
 // biome-ignore-end lint/style/useConst: assigned once, by adopt.
 
 /** Takes the page's Preact and signals; called by chunks-script.ts as the chunk arrives. */
 export function adopt(host: HostModules): void {
-  ({ h, useRef, useLayoutEffect, signal, useSignal } = host);
+  ({ h, useRef, useLayoutEffect, signal, useSignal, useComputed } = host);
 }

@@ -3,6 +3,7 @@
  * dynamic imports that the merchant's bundler splits; the script-tag build swaps this module for
  * chunks-script.ts, which loads the same modules from beside paydrop.js.
  */
+import { TransferPanel } from './channels/transfer/TransferPanel';
 import type { Messages } from './messages/en';
 
 /** What the card chunk gives the dialog: the card step (the provider's hosted page, or direct entry). */
@@ -11,8 +12,14 @@ export type CardChunk = Pick<typeof import('./channels/card/chunk'), 'CardEntryS
 /** What the declarative chunk gives the script tag's click listener (src/embed.ts). */
 export type DeclarativeChunk = typeof import('./declarative-core');
 
-/** What the outcomes chunk gives the dialog: the words of a failed or expired payment. */
-export type OutcomesChunk = Pick<typeof import('./outcomes'), 'outcomeMessages' | 'outcomeWords'>;
+/** What the outcomes chunk gives the dialog: the words of a failed or expired payment, the end marks. */
+export type OutcomesChunk = Pick<
+  typeof import('./outcomes'),
+  'outcomeMessages' | 'outcomeWords' | 'outcomeMarks'
+>;
+
+/** What the transfer chunk gives the dialog: the account to pay into. */
+export type TransferChunk = { readonly TransferPanel: typeof TransferPanel };
 
 /** What the QR chunk gives the bank panel. */
 export type QrChunk = Pick<typeof import('./qr'), 'QrCode' | 'qrMessages'>;
@@ -23,6 +30,15 @@ export function loadFrench(): Promise<Messages> {
 
 export function loadCardChunk(): Promise<CardChunk> {
   return import('./channels/card/chunk');
+}
+
+/**
+ * The transfer panel. A chunk of its own for the script tag, whose first screen is the list of
+ * ways to pay (issue 23); here it is part of the module, as every bank-transfer customer of an
+ * npm build needs it and the merchant's bundler decides what to split: no promise to wait for.
+ */
+export function loadTransferChunk(): TransferChunk | Promise<TransferChunk> {
+  return { TransferPanel };
 }
 
 export function loadQrChunk(): Promise<QrChunk> {

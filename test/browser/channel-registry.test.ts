@@ -12,13 +12,15 @@ describe('the registry of channels', () => {
     expect(SUPPORTED_CHANNELS).toEqual([...CHANNELS]);
   });
 
-  it('lists what each channel provides: its panel, what choosing it does, its steps', () => {
+  it('lists what each channel provides: its mark, its panel, what choosing it does, its steps', () => {
     const provided = Object.fromEntries(
       CHANNELS.map((name) => {
         const channel = CHANNEL_REGISTRY[name];
         return [
           name,
           {
+            // A path for ui/Icon (issue 23), drawn: not empty.
+            mark: /^M[\d.]/.test(channel.mark),
             panel: typeof channel.Panel,
             choose: channel.choose ? 'in the click' : 'nothing',
             steps: channel.steps,
@@ -27,14 +29,21 @@ describe('the registry of channels', () => {
       }),
     );
     expect(provided).toEqual({
-      PayByTransfer: { panel: 'function', choose: 'nothing', steps: ['awaiting', 'confirming'] },
+      // Choosing a transfer starts loading its panel's chunk (issue 23).
+      PayByTransfer: {
+        mark: true,
+        panel: 'function',
+        choose: 'in the click',
+        steps: ['awaiting', 'confirming'],
+      },
       PayByAccount: {
+        mark: true,
         panel: 'function',
         choose: 'in the click',
         steps: ['ready', 'opened', 'closed', 'processing'],
       },
       // The provider's hosted card page opens in the choosing click too.
-      Card: { panel: 'function', choose: 'in the click', steps: ['entry', 'started'] },
+      Card: { mark: true, panel: 'function', choose: 'in the click', steps: ['entry', 'started'] },
     });
   });
 

@@ -325,6 +325,8 @@ describe('open()', () => {
     answers['/session'] = SESSION;
     handles.push(open({ endpoint: '/api/checkout', order: 'order_1042' }));
     const dialog = await shadowDialog();
-    await waitFor(() => expect(within(dialog).getByText(/^Pay .*25,000\.50$/)).toBeTruthy());
+    await waitFor(() =>
+      expect(within(dialog).getByText(/^₦25,000\.50$/, { selector: '.total' })).toBeTruthy(),
+    );
   });
 });

@@ -8,6 +8,7 @@ import { createCheckoutModel } from '../../src/flow/checkout-model';
 import { TransferPanel } from '../../src/widget/channels/transfer/TransferPanel';
 import { en } from '../../src/widget/messages/en';
 import { outcomeMessagesEn } from '../../src/widget/outcomes/messages';
+import { askOutcomes } from '../../src/widget/ui/outcomes';
 import { axeViolations } from './axe';
 import { FakeClock, FakeCompanion, paymentView } from './fakes';
 import { settle } from './setup-dom';
@@ -37,6 +38,7 @@ async function renderPanel(payment = paymentView()) {
       messages: en,
       locale: 'en-NG',
       announce,
+      ask: askOutcomes,
     }),
   );
   return { ...view, model, announce };
@@ -102,6 +104,7 @@ describe('TransferPanel', () => {
         messages: en,
         locale: 'en-NG',
         announce: () => {},
+        ask: askOutcomes,
       }),
       { container },
     );

@@ -100,17 +100,17 @@ async function dialogBackground(): Promise<string> {
 describe('language and numbers', () => {
   it('sets lang="fr" on the French checkout and lang="en" on the English one', async () => {
     await setUp();
-    await openCheckout('/fr/transfer', 'Virez 25\u202f000,50\u00a0₦');
+    await openCheckout('/fr/transfer', 'Virez sur ce compte');
     expect(await dialog().getAttribute('lang')).toBe('fr');
-    await openCheckout('/en/transfer', 'Transfer ₦25,000.50');
+    await openCheckout('/en/transfer', 'Transfer to this account');
     expect(await dialog().getAttribute('lang')).toBe('en');
   });
 
   it('shows naira as ₦ in the English checkout, as the shop does', async () => {
     await setUp();
-    await openCheckout('/en/transfer', 'Transfer ₦25,000.50');
+    await openCheckout('/en/transfer', 'Transfer to this account');
     const text = await checkout.dialogText();
-    expect(text).toContain('Pay ₦25,000.50');
+    expect(text).toContain('₦25,000.50');
     expect(text).not.toContain('NGN');
   });
 
@@ -126,7 +126,7 @@ describe('language and numbers', () => {
 
   it('groups the account number 3-3-4, spells it for screen readers, and copies plain digits', async () => {
     await setUp({ permissions: ['clipboard-read', 'clipboard-write'] });
-    await openCheckout('/en/transfer', 'Transfer ₦25,000.50');
+    await openCheckout('/en/transfer', 'Transfer to this account');
     const shown = await page.locator('paydrop-checkout .account').innerText();
     expect(shown).toMatch(/^\d{3} \d{3} \d{4}$/);
     const digits = shown.replaceAll(' ', '');
@@ -142,7 +142,7 @@ describe('language and numbers', () => {
 
 describe('colours', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
-    it(`gives inputs, secondary buttons and dividers 3:1 against the dialog (${colorScheme})`, async () => {
+    it(`gives inputs and secondary buttons 3:1 against the dialog, decorative rules light (${colorScheme})`, async () => {
       await setUp({ colorScheme });
       await openCheckout('/en/gbp', en.chooseMethod);
       const background = await dialogBackground();
@@ -151,10 +151,25 @@ describe('colours', () => {
 
       const buttons = await computed('button.secondary', 'border-top-color');
       expect(buttons.length).toBeGreaterThan(1);
-      const dividers = await computed('.header', 'border-bottom-color');
-      for (const color of [...buttons, ...dividers]) {
+      for (const color of buttons) {
         expect(contrast(color, background), `${color} on ${background}`).toBeGreaterThanOrEqual(3);
       }
+      // The line under the header is decoration (WCAG 1.4.11 does not apply): light, not a
+      // wireframe's dark grey (issue 23), yet there.
+      const [divider = ''] = await computed('.header', 'border-bottom-color');
+      expect(contrast(divider, background), divider).toBeGreaterThan(1.1);
+      expect(contrast(divider, background), divider).toBeLessThan(1.6);
+      // The backdrop sets the dialog apart: dark and mostly opaque, in either scheme, over this
+      // white page: at least 3:1 against a light dialog.
+      const backdrop = await dialog().evaluate(
+        (element) => getComputedStyle(element, '::backdrop').backgroundColor,
+      );
+      const alpha = Number(backdrop.match(/[\d.]+(?=\))/)?.[0] ?? 1);
+      expect(alpha, backdrop).toBeGreaterThanOrEqual(0.6);
+      const over = channels(backdrop).map((value) => Math.round(value * alpha + 255 * (1 - alpha)));
+      const onPage = `rgb(${over.join(', ')})`;
+      if (colorScheme === 'light') expect(contrast(onPage, background)).toBeGreaterThanOrEqual(3);
+      else expect(luminance(onPage)).toBeLessThan(0.15);
 
       await button(en.channelCard).click();
       await field(cardMessagesEn.numberLabel).waitFor();
@@ -181,7 +196,7 @@ describe('colours', () => {
 
   it('is dark in dark mode, its text light on it', async () => {
     await setUp({ colorScheme: 'dark' });
-    await openCheckout('/en/transfer', 'Transfer ₦25,000.50');
+    await openCheckout('/en/transfer', 'Transfer to this account');
     const background = await dialogBackground();
     expect(luminance(background)).toBeLessThan(0.05);
     const [text] = await computed('dialog', 'color');
@@ -196,7 +211,7 @@ describe('colours', () => {
       {},
       'paydrop-checkout { --paydrop-background: #fdf6e3; --paydrop-text: #1b1b3a; --paydrop-brand: #0a7d5a; }',
     );
-    await openCheckout('/en/transfer', 'Transfer ₦25,000.50');
+    await openCheckout('/en/transfer', 'Transfer to this account');
     expect(await dialogBackground()).toBe('rgb(253, 246, 227)');
     expect((await computed('dialog', 'color'))[0]).toBe('rgb(27, 27, 58)');
     expect((await computed('button.primary', 'background-color'))[0]).toBe('rgb(10, 125, 90)');
@@ -205,21 +220,21 @@ describe('colours', () => {
 
 describe('layout', () => {
   for (const width of [320, 360, 1280]) {
-    it(`shows the card brand beside the number, never over it, at ${width} px`, async () => {
+    it(`shows the card brand's logo inside the number field, clear of its text, at ${width} px`, async () => {
       await setUp({ viewport: { width, height: 720 } });
       await openCheckout('/fr/gbp', fr.chooseMethod);
       await button(fr.channelCard).click();
       const number = field(cardMessagesFr.numberLabel);
       await number.waitFor();
-      // American Express: the longest brand name.
+      // American Express: the longest number grouping.
       await number.pressSequentially('378282246310005');
-      await expect.poll(() => cardForm().locator('.card-brand').textContent()).not.toBe('');
-      const overlap = await cardForm()
+      await cardForm().locator('.card-brand svg').waitFor();
+      const placed = await cardForm()
         .locator('html')
         .evaluate((root) => {
           const input = root.querySelector<HTMLInputElement>('input[name="cardnumber"]');
-          const mark = root.querySelector('.card-brand');
-          if (!input || !mark) throw new Error('no number or brand');
+          const logo = root.querySelector('.card-brand svg');
+          if (!input || !logo) throw new Error('no number or logo');
           const box = input.getBoundingClientRect();
           const style = getComputedStyle(input);
           // The text area: the input's box less its border and padding.
@@ -232,21 +247,26 @@ describe('layout', () => {
               box.right -
               Number.parseFloat(style.borderRightWidth) -
               Number.parseFloat(style.paddingRight),
-            top: box.top,
-            bottom: box.bottom,
           };
-          const b = mark.getBoundingClientRect();
-          const apart =
-            b.right <= text.left ||
-            b.left >= text.right ||
-            b.bottom <= text.top ||
-            b.top >= text.bottom;
-          return { apart, inViewport: b.right <= window.innerWidth, width: text.right - text.left };
+          const b = logo.getBoundingClientRect();
+          return {
+            inside:
+              b.left >= box.left &&
+              b.right <= box.right &&
+              b.top >= box.top &&
+              b.bottom <= box.bottom,
+            clear: b.left >= text.right || b.right <= text.left,
+            width: text.right - text.left,
+            // The brand in words, for screen readers, is what the field's description names.
+            described: root.querySelector(`#${input.getAttribute('aria-describedby')}`)
+              ?.textContent,
+          };
         });
-      expect(overlap.apart).toBe(true);
-      expect(overlap.inViewport).toBe(true);
+      expect(placed.inside).toBe(true);
+      expect(placed.clear).toBe(true);
       // Room for the whole grouped number: 17 characters of 16 px text.
-      expect(overlap.width).toBeGreaterThan(150);
+      expect(placed.width).toBeGreaterThan(150);
+      expect(placed.described).toBe(cardMessagesFr.brandAmex);
     });
   }
 
@@ -264,7 +284,7 @@ describe('layout', () => {
   for (const width of [320, 1280]) {
     it(`never makes the dialog itself a tab stop (${width} px)`, async () => {
       await setUp({ viewport: { width, height: 900 } });
-      await openCheckout('/en/transfer', 'Transfer ₦25,000.50');
+      await openCheckout('/en/transfer', 'Transfer to this account');
       if (width === 1280) {
         // Nothing overflows: the dialog has nothing to scroll, so it is no scroll container to focus.
         const [scroll, client] = await dialog().evaluate((element) => [
@@ -290,7 +310,7 @@ describe('layout', () => {
 
   it('draws no ring round a heading that took focus, and a 3:1 ring round a control', async () => {
     await setUp();
-    await openCheckout('/en/transfer', 'Transfer ₦25,000.50');
+    await openCheckout('/en/transfer', 'Transfer to this account');
     const focused = await page.evaluate(() => {
       const active = document.querySelector('paydrop-checkout')?.shadowRoot?.activeElement;
       return active ? [active.tagName, getComputedStyle(active).outlineStyle] : [];

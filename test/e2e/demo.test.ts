@@ -181,6 +181,50 @@ async function chooseBankWindow(page: Page): Promise<Page> {
 }
 
 describe('the script-tag shop', () => {
+  it('names the shop in its checkout, its logo beside, each way to pay marked, on a phone and a desktop (issue 23)', async () => {
+    const shop = await context.newPage();
+    for (const viewport of [
+      { width: 375, height: 740 },
+      { width: 1280, height: 800 },
+    ]) {
+      await shop.setViewportSize(viewport);
+      await shop.goto(`${base}/`);
+      await shop.getByRole('button', { name: 'Pay by bank transfer or card', exact: true }).click();
+      await choice(shop, 'Bank transfer').waitFor();
+      const merchant = checkout(shop).locator('.merchant');
+      expect(await merchant.textContent()).toBe('Indigo & Oat');
+      // The shop's own logo, allowed by its strict CSP (img-src 'self'), decoration beside the name.
+      const logo = merchant.locator('img');
+      expect(await logo.getAttribute('alt')).toBe('');
+      await expect
+        .poll(() => logo.evaluate((image: HTMLImageElement) => image.naturalWidth))
+        .toBeGreaterThan(0);
+      for (const name of ['Bank transfer', 'Card'] as const) {
+        expect(await choice(shop, name).locator('svg').count()).toBe(1);
+      }
+      const sizes = await checkout(shop).evaluate((dialog) =>
+        [...dialog.querySelectorAll('*')]
+          .filter((element) =>
+            [...element.childNodes].some(
+              (node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim(),
+            ),
+          )
+          .filter((element) => element.checkVisibility() && !element.closest('.visually-hidden'))
+          .map((element) => [
+            element.textContent?.trim() ?? '',
+            Number.parseFloat(getComputedStyle(element).fontSize),
+          ]),
+      );
+      const largest = Math.max(...sizes.map(([, size]) => Number(size)));
+      expect(sizes.filter(([, size]) => size === largest).map(([text]) => text)).toEqual([
+        '₦25,000.50',
+      ]);
+      await shop.keyboard.press('Escape');
+      await checkout(shop).waitFor({ state: 'detached' });
+    }
+    await expectCleanRun(shop);
+  });
+
   it('offers each product by what it can be paid with, and tells the test cards and the bank step', async () => {
     const shop = await context.newPage();
     await shop.goto(`${base}/`);

@@ -413,8 +413,10 @@ root.setProperty('--paydrop-font', 'x;}body{display:none');`,
     expect(await number.inputValue()).toBe('4242 42');
     await number.pressSequentially(CARDS.success.slice(6));
     expect(await number.inputValue()).toBe('4242 4242 4242 4242');
-    // The brand beside the number, and announced.
-    await expect.poll(() => cardForm().locator('.card-brand').textContent()).toBe('Visa');
+    // The brand's logo inside the number field, its name the field's description, and announced.
+    await cardForm().locator('.card-brand svg').waitFor();
+    expect(await number.getAttribute('aria-describedby')).toBe('card-brand');
+    expect(await cardForm().locator('#card-brand').textContent()).toBe('Visa');
     expect(await cardForm().getByRole('status').textContent()).toBe('Visa');
     await field('Expiry date (MM / YY)').pressSequentially('1230');
     expect(await field('Expiry date (MM / YY)').inputValue()).toBe('12 / 30');

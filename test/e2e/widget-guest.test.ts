@@ -148,7 +148,7 @@ describe('strict CSP with Trusted Types', () => {
     expect(policy).not.toContain('unsafe-inline');
 
     await page.locator('#pay').click();
-    await heading('Transfer ₦25,000.50').waitFor();
+    await heading('Transfer to this account').waitFor();
     const payment = await shop.latestPayment();
     await button("I've sent the money").click();
     await page.locator('paydrop-checkout .body').getByText('Confirming your transfer').waitFor();
@@ -179,7 +179,7 @@ describe('opening and closing', () => {
       pay.click();
       pay.click();
     });
-    await heading('Transfer ₦25,000.50').waitFor();
+    await heading('Transfer to this account').waitFor();
     expect(await hosts()).toBe(1);
     expect(await page.locator('paydrop-checkout dialog[open]').count()).toBe(1);
 
@@ -188,7 +188,7 @@ describe('opening and closing', () => {
     await button('Leave').click();
     await expect.poll(hosts).toBe(0);
     await page.locator('#pay').dblclick();
-    await heading('Transfer ₦25,000.50').waitFor();
+    await heading('Transfer to this account').waitFor();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await hosts()).toBe(1);
     expect(await page.locator('paydrop-checkout dialog[open]').count()).toBe(1);
@@ -223,7 +223,7 @@ describe('opening and closing', () => {
     const bodyChildren = await page.evaluate(() => document.body.children.length);
     for (let round = 0; round < 20; round++) {
       await page.locator('#pay').click();
-      await heading('Transfer ₦25,000.50').waitFor();
+      await heading('Transfer to this account').waitFor();
       if (round === 0) {
         // While open, the countdown ticks and the status stream is listened to.
         expect((await liveTimers()).intervals).toBeGreaterThan(timersBefore.intervals);
@@ -247,7 +247,7 @@ describe('opening and closing', () => {
     // The page is usable again: nothing inert, the button still opens the checkout.
     expect(await page.evaluate(() => document.querySelectorAll('[inert]').length)).toBe(0);
     await page.locator('#pay').click();
-    await heading('Transfer ₦25,000.50').waitFor();
+    await heading('Transfer to this account').waitFor();
     expect(await hosts()).toBe(1);
   });
 });
@@ -273,9 +273,9 @@ describe('French', () => {
     await heading(/^(Virez|Transfer) /).waitFor();
     expect(frenchChunk()).toHaveLength(1);
     expect(frenchChunk()[0]).toMatch(/ 200$/);
-    expect(await heading(/^Virez 25\s000,50\s₦$/).count()).toBe(1);
+    expect(await heading('Virez sur ce compte').count()).toBe(1);
     const text = await dialogText();
-    expect(text).toContain('Payer 25 000,50 ₦');
+    expect(text).toContain('25 000,50 ₦');
     expect(text).toContain('Numéro de compte');
     expect(text).toContain('Titulaire du compte');
     expect(text).toContain('Ce compte expire dans');
@@ -291,7 +291,7 @@ describe('French', () => {
 
     // The English button on the same page stays English.
     await page.locator('#pay').click();
-    await heading('Transfer ₦25,000.50').waitFor();
+    await heading('Transfer to this account').waitFor();
     expect(await button("I've sent the money").isVisible()).toBe(true);
   });
 });

@@ -68,7 +68,7 @@ async function sandboxOk(method: string, path: string, body?: unknown): Promise<
 /** Opens the checkout from the pay button and waits for the account to pay into. */
 async function openToAccount(): Promise<SandboxPayment> {
   await page.locator('#pay').click();
-  await heading('Transfer ₦25,000.50').waitFor();
+  await heading('Transfer to this account').waitFor();
   return latest();
 }
 
@@ -170,7 +170,7 @@ describe('PayByTransfer in the dialog', () => {
       .toEqual([[payment.reference, 'FAILED']]);
 
     await button('Get a new account').click();
-    await heading('Transfer ₦25,000.50').waitFor();
+    await heading('Transfer to this account').waitFor();
     const fresh = await latest();
     expect(fresh.reference).not.toBe(payment.reference);
     expect(fresh.status).toBe('PENDING');
@@ -208,7 +208,7 @@ describe('PayByTransfer in the dialog', () => {
     expect(await heading('This account has expired').isVisible()).toBe(true);
 
     await button('Get a new account').click();
-    await heading('Transfer ₦25,000.50').waitFor();
+    await heading('Transfer to this account').waitFor();
     const fresh = await latest();
     expect(fresh.reference).not.toBe(payment.reference);
     expect(await accountNumber().innerText()).toBe(
@@ -299,7 +299,7 @@ describe('PayByTransfer in the dialog', () => {
 
     await sandboxOk('POST', '/__sandbox/config', { faults: [] });
     await button('Try again').click();
-    await heading('Transfer ₦25,000.50').waitFor();
+    await heading('Transfer to this account').waitFor();
     const payment = await latest();
     expect(await accountNumber().innerText()).toBe(
       grouped(payment.virtualAccount?.accountNumber ?? ''),

@@ -34,6 +34,8 @@ export interface PanelProps<C extends Channel> {
 
 export interface ChannelDescriptor<C extends Channel> {
   readonly name: C;
+  /** Its mark beside its name in the channel list: a path for ui/Icon (issue 23). */
+  readonly mark: string;
   /** What the dialog shows at the paying step of this channel. */
   readonly Panel: ComponentType<PanelProps<C>>;
   /**

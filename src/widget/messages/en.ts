@@ -5,7 +5,6 @@ export const en = {
   dialogLabel: 'Checkout',
   close: 'Close',
   loading: 'Loading…',
-  payAmount: 'Pay {amount}',
   chooseMethod: 'How would you like to pay?',
   channelPayByTransfer: 'Bank transfer',
   channelPayByAccount: 'Pay from your bank',
@@ -14,7 +13,7 @@ export const en = {
   channelPayByAccountText: 'Approve it in your banking app.',
   channelCardText: 'Debit or credit card.',
   starting: 'Setting up your payment…',
-  transferTitle: 'Transfer {amount}',
+  transferTitle: 'Transfer to this account',
   transferIntro: 'Send exactly this amount from your banking app.',
   transferFees: 'Includes {fees} in fees.',
   amountLabel: 'Amount',
@@ -65,6 +64,8 @@ export const en = {
   usePhone: 'Pay on your phone instead',
   otherMethod: 'Choose another way to pay',
   continueTransfer: 'Continue with your bank transfer',
+  /** Who processes the payment, under the channels and the payment steps (issue 23). */
+  trust: 'Payment processed by the shop’s payment provider.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -9,7 +9,6 @@ export const fr: Messages = {
   dialogLabel: 'Paiement',
   close: 'Fermer',
   loading: 'Préparation de votre paiement…',
-  payAmount: 'Payer {amount}',
   chooseMethod: 'Comment souhaitez-vous payer\u202f?',
   channelPayByTransfer: 'Virement bancaire',
   channelPayByAccount: 'Payer depuis votre banque',
@@ -18,7 +17,7 @@ export const fr: Messages = {
   channelPayByAccountText: 'Validez le paiement dans votre application bancaire.',
   channelCardText: 'Carte de débit ou de crédit.',
   starting: 'Préparation de votre paiement…',
-  transferTitle: 'Virez {amount}',
+  transferTitle: 'Virez sur ce compte',
   transferIntro:
     'Envoyez exactement ce montant sur le compte ci-dessous depuis votre application bancaire.',
   transferFees: 'Dont {fees} de frais.',
@@ -68,4 +67,5 @@ export const fr: Messages = {
   usePhone: 'Payer plutôt sur votre téléphone',
   otherMethod: 'Choisir un autre moyen de paiement',
   continueTransfer: 'Continuer avec votre virement bancaire',
+  trust: 'Paiement traité par le prestataire de paiement de la boutique.',
 };

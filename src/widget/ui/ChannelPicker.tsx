@@ -1,7 +1,9 @@
 import { Fragment, h } from 'preact';
 import type { ChannelChoice } from '../../flow/companion';
 import type { Channel } from '../../protocol';
+import { CHANNEL_REGISTRY } from '../channels';
 import type { Messages } from '../messages';
+import { Icon } from './Icon';
 
 interface ChannelPickerProps {
   readonly channels: readonly ChannelChoice[];
@@ -22,7 +24,7 @@ export function channelText(choice: ChannelChoice, messages: Messages): string |
 }
 
 /**
- * One button per channel: a single click (or Enter) starts it. That click is also the one the
+ * One button per channel, its mark beside its name (issue 23): a single click (or Enter) starts it. That click is also the one the
  * bank's window must be opened in, so blockers allow it. The button is named by the channel alone
  * and described by its text, so a screen reader does not say "Pay from your bank Pay from…": the
  * text is hidden from the name (aria-hidden) and given back as the description (aria-describedby
@@ -46,12 +48,15 @@ export function ChannelPicker({ channels, messages, onChoose }: ChannelPickerPro
               aria-describedby={text ? id : undefined}
               onClick={() => onChoose(channel.name)}
             >
-              {channelLabel(channel.name, messages)}
-              {text ? (
-                <small id={id} aria-hidden="true">
-                  {text}
-                </small>
-              ) : null}
+              <Icon d={CHANNEL_REGISTRY[channel.name].mark} />
+              <span>
+                {channelLabel(channel.name, messages)}
+                {text ? (
+                  <small id={id} aria-hidden="true">
+                    {text}
+                  </small>
+                ) : null}
+              </span>
             </button>
           );
         })}

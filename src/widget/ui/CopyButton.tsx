@@ -1,7 +1,8 @@
 import { useSignal } from '@preact/signals';
 import { h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import { fill, type Messages } from '../messages';
+import type { Messages } from '../messages/en';
+import { fill } from '../messages/fill';
 
 interface CopyButtonProps {
   readonly value: string;

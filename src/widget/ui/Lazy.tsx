@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { type ComponentChildren, h } from 'preact';
-import { useLayoutEffect } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Messages } from '../messages';
 
 export function Waiting({ text }: { readonly text: string }) {
@@ -14,9 +14,9 @@ export function Waiting({ text }: { readonly text: string }) {
   );
 }
 
-interface LazyProps<T extends object> {
-  /** A chunk's module: an object, so never mistaken for "not loaded yet". */
-  readonly load: () => Promise<T>;
+interface LazyProps<T> {
+  /** The chunk, or a promise of it; given at once (loaded before, or built in), it shows at once. */
+  readonly load: () => T | Promise<T>;
   readonly messages: Messages;
   /** The chunk could not be loaded (offline, or a blocked file); the host decides what then. */
   readonly failed: () => void;
@@ -24,14 +24,18 @@ interface LazyProps<T extends object> {
 }
 
 /** Renders what a lazily loaded chunk brings; until then, a spinner. */
-export function Lazy<T extends object>({ load, messages, failed, children }: LazyProps<T>) {
-  const loaded = useSignal<T | null>(null);
-  // Started as the component mounts, like the spinner; an answer after unmount is dropped.
+export function Lazy<T>({ load, messages, failed, children }: LazyProps<T>) {
+  const loaded = useSignal<{ readonly value: T } | null>(null);
+  const asked = useRef<T | Promise<T> | null>(null);
+  asked.current ??= load();
+  const now = asked.current;
+  // An answer after unmount is dropped.
   useLayoutEffect(() => {
+    if (!(now instanceof Promise)) return;
     let live = true;
-    load().then(
+    now.then(
       (value) => {
-        if (live) loaded.value = value;
+        if (live) loaded.value = { value };
       },
       () => {
         if (live) failed();
@@ -40,8 +44,7 @@ export function Lazy<T extends object>({ load, messages, failed, children }: Laz
     return () => {
       live = false;
     };
-  }, []);
-  const current = loaded.value;
-  // What the chunk renders, as it is: a component may return any children, no Fragment needed.
-  return current ? children(current) : <Waiting text={messages.loading} />;
+  }, [now]);
+  const current = now instanceof Promise ? loaded.value : { value: now };
+  return current ? children(current.value) : <Waiting text={messages.loading} />;
 }

@@ -5,6 +5,8 @@ import { BankPanel } from './BankPanel';
 
 export const bank: ChannelDescriptor<'PayByAccount'> = {
   name: 'PayByAccount',
+  // A phone with a tick.
+  mark: 'M7 2h10v20H7zm4 17h2m-3.5-9 2 2 3.5-3.5',
   Panel: ({ step, context }) => (
     <BankPanel
       model={context.model}

@@ -15,6 +15,7 @@ import {
   parseInitiation,
 } from '../../../flow/companion';
 import { localTexts } from '../../messages/local-texts';
+import { adoptStyles } from '../../ui/adopt-styles';
 import { CardFrame, type CardFrameLink, createCardFrameLink } from './CardFrame';
 import { ChallengeFrame } from './ChallengeFrame';
 import CARD_CSS from './card.css?inline';
@@ -39,21 +40,6 @@ const browserClock = {
   setTimeout: (run: () => void, ms: number) => setTimeout(run, ms),
   clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
-
-let sheet: CSSStyleSheet | undefined;
-
-/** The card's styles join the dialog's shadow root once. */
-function adoptStyles(node: Element | null): void {
-  const root = node?.getRootNode() as ShadowRoot | undefined;
-  if (!root?.adoptedStyleSheets) return;
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(CARD_CSS);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) {
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-  }
-}
 
 /** The same language rule as the dialog's catalogue, and the merchant's overrides on top. */
 export function cardMessages(
@@ -125,7 +111,7 @@ export function CardStep(props: CardStepProps) {
 
   const attach = (node: HTMLDivElement | null) => {
     root.current = node;
-    adoptStyles(node);
+    adoptStyles(node, CARD_CSS);
   };
 
   if (state.kind === 'challenge') {

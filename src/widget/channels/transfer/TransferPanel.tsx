@@ -1,8 +1,12 @@
 import { useComputed } from '@preact/signals';
-import { Fragment, h } from 'preact';
+import { h } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { CheckoutModel, TransferPhase } from '../../../flow/checkout-model';
 import type { PaymentView } from '../../../flow/companion';
-import { fill, type Messages } from '../../messages';
+import type { Messages } from '../../messages/en';
+import { fill } from '../../messages/fill';
+import type { outcomeMessages } from '../../outcomes/words';
+import { adoptStyles } from '../../ui/adopt-styles';
 import { CopyButton } from '../../ui/CopyButton';
 import {
   amountDue,
@@ -12,7 +16,7 @@ import {
   plainAmount,
   spokenDigits,
 } from '../../ui/format';
-import { askOutcomes } from '../../ui/outcomes';
+import TRANSFER_CSS from './transfer.css?inline';
 
 interface TransferPanelProps {
   readonly model: CheckoutModel;
@@ -21,6 +25,11 @@ interface TransferPanelProps {
   readonly messages: Messages;
   readonly locale: string;
   readonly announce: (text: string) => void;
+  /**
+   * The outcomes chunk as far as it has come, asking for it (ui/outcomes.ts): handed in, for this
+   * panel is a chunk of its own (transfer.js in the chunks folder) and that state is the dialog's.
+   */
+  readonly ask: () => { readonly outcomeMessages: typeof outcomeMessages } | null | undefined;
 }
 
 interface DetailProps {
@@ -70,7 +79,11 @@ function Detail({
   );
 }
 
-/** The virtual account to pay into, its countdown, and "I've sent the money". */
+/**
+ * The virtual account to pay into, its countdown, and "I've sent the money". In its own chunk for
+ * the script tag (issue 23: paydrop.js pays for the checkout's new looks), loaded as the transfer
+ * is set up; the npm build imports it directly (chunks.ts).
+ */
 export function TransferPanel({
   model,
   payment,
@@ -78,7 +91,15 @@ export function TransferPanel({
   messages,
   locale,
   announce,
+  ask,
 }: TransferPanelProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Arrived after the spinner that had focus went away: the heading takes it, as the dialog's
+  // steps' do (a panel drawn with its step gets it from the dialog as well).
+  useLayoutEffect(() => {
+    const root = heading.current?.getRootNode() as Document | ShadowRoot | undefined;
+    if (!root?.activeElement || root.activeElement === document.body) heading.current?.focus();
+  }, []);
   // The countdown is a signal handed to the text itself: its tick updates that text node and
   // redraws no component (CONVENTIONS 18).
   const countdown = useComputed(() => formatCountdown(model.secondsLeft.value ?? 0));
@@ -91,7 +112,7 @@ export function TransferPanel({
   const replaced = model.replacedAccount.value;
   // The outcomes chunk has the words of both notices: a replaced account's came with the expired
   // screen before it; the last two minutes ask for them, so the expired screen needs no network.
-  const words = replaced || expiring.value ? askOutcomes() : undefined;
+  const words = replaced || expiring.value ? ask() : undefined;
   const account = payment.virtualAccount;
   if (!account) return null;
   const total = amountDue(payment);
@@ -100,8 +121,17 @@ export function TransferPanel({
   // « Copier le numéro de compte », not « Copier Numéro de compte » (issue 12).
   const [amountName, numberName, bankName, nameName] = messages.copyNames.split('|');
   return (
-    <>
-      <h3 tabIndex={-1} data-step-heading>
+    <div class="step">
+      <h3
+        ref={(node) => {
+          heading.current = node;
+          adoptStyles(node, TRANSFER_CSS);
+        }}
+        tabIndex={-1}
+        data-step-heading
+      >
+        {/* The amount is the header's, and the details' below to copy: not a third time here
+            (issue 23), unless a merchant's own title asks for {amount}. */}
         {fill(messages.transferTitle, { amount: totalText })}
       </h3>
       {replaced && words ? (
@@ -180,6 +210,6 @@ export function TransferPanel({
           <p class="muted">{messages.confirmingText}</p>
         </div>
       )}
-    </>
+    </div>
   );
 }
