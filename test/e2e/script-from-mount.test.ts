@@ -151,7 +151,10 @@ describe('<script src="/api/checkout/paydrop.js" defer> is the whole install', (
     // French, in the page's language: the heading of the transfer step and its account.
     const heading = dialog(page).getByRole('heading', { name: 'Virez sur ce compte' });
     await heading.waitFor();
-    await dialog(page).getByText(/^25\s000,50\s₦$/).first().waitFor();
+    await dialog(page)
+      .getByText(/^25\s000,50\s₦$/)
+      .first()
+      .waitFor();
     expect(await dialog(page).getAttribute('lang')).toBe('fr');
     await dialog(page).getByText('Numéro de compte').waitFor();
 
@@ -206,9 +209,7 @@ describe('<script src="/api/checkout/paydrop.js" defer> is the whole install', (
     const errors = failures(page);
     await page.goto(`${shop.url}/`);
     await page.getByRole('button', { name: 'Payer' }).click();
-    await dialog(page)
-      .getByRole('heading', { name: 'Virez sur ce compte' })
-      .waitFor();
+    await dialog(page).getByRole('heading', { name: 'Virez sur ce compte' }).waitFor();
     const fromApi = scripts.filter(({ url }) => url.origin === api.url);
     expect(fromApi.length).toBe(scripts.length);
     expect(fromApi.map(({ url }) => CHUNK.exec(url.pathname)?.[1])).toEqual(
