@@ -241,12 +241,15 @@ const STATES: readonly State[] = [
   },
   {
     name: 'error',
-    shows: 'Something went wrong (the provider answers 503 to every check of the channels)',
+    // The payment's setting up fails, not the channels' check: the companion keeps that check a
+    // while (validationCacheMs), so after the earlier states it would never reach the provider.
+    shows: 'Something went wrong (the provider answers 503 to every new payment)',
     async reach({ page, demo }) {
       await control(demo, 'POST', '/faults', {
-        faults: [{ endpoint: 'validate', step: { type: 'error', status: 503 }, forSeconds: 3600 }],
+        faults: [{ endpoint: 'initiate', step: { type: 'error', status: 503 }, forSeconds: 3600 }],
       });
       await openOrder(page, 'tote-ngn');
+      await button(page, en.channelPayByTransfer).click();
       await button(page, en.tryAgain).waitFor();
     },
   },
