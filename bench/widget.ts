@@ -31,7 +31,7 @@ const LAZY: Readonly<Record<string, string>> = {
   card: 'when the customer chooses Card',
   qr: 'when a QR code is shown (bank payment finished on a phone)',
   transfer:
-    'when the customer chooses a bank transfer (in that click, beside the account’s setting up)',
+    'while the channel list offers a bank transfer, or beside the only channel’s setting up',
   adoptstyles: 'with the card or transfer chunk: their stylesheet joins the dialog’s',
   format:
     'with the transfer or outcomes chunk: the account number’s grouping, the countdown’s digits',

@@ -320,8 +320,11 @@ function StepView(props: StepViewProps) {
     case 'loading':
       return <Waiting text={messages.loading} />;
     case 'starting':
+      CHANNEL_REGISTRY[step.channel].offered?.();
       return <Waiting text={messages.starting} />;
     case 'choosing':
+      // Each channel on offer warms up its part (idempotent, so a render more asks nothing more).
+      for (const choice of step.channels) CHANNEL_REGISTRY[choice.name].offered?.();
       return (
         <>
           {step.resume ? (

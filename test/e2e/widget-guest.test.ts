@@ -295,3 +295,32 @@ describe('French', () => {
     expect(await button("I've sent the money").isVisible()).toBe(true);
   });
 });
+
+describe("the transfer's part", () => {
+  it('is fetched while the list offers it, so choosing a transfer needs no download', async () => {
+    // NGN with no channels set: the provider offers a transfer and a card.
+    const orders = {
+      'tote-both': { amountMinor: 2_500_050, currency: 'NGN' as const, description: 'Adire tote' },
+    };
+    const shop = await shopWith(buttonPage('tote-both', RECORDER_TAG), { orders });
+    const transferPart = /^\/paydrop-\w+\/transfer\.js$/;
+    const fetched: string[] = [];
+    page.on('response', (response) => {
+      const { pathname } = new URL(response.url());
+      if (transferPart.test(pathname)) fetched.push(`${pathname} ${response.status()}`);
+    });
+    await page.goto(`${shop.url}/`);
+    await page.locator('#pay').click();
+    await button(/^Bank transfer/).waitFor();
+    // Asked for while the customer reads the list, not in the choosing click.
+    await expect.poll(() => fetched.length).toBe(1);
+    expect(fetched[0]).toMatch(/ 200$/);
+
+    // From here no part of paydrop can be downloaded: the account still shows.
+    await page.route(/\/paydrop-\w+\//, (route) => route.abort());
+    await button(/^Bank transfer/).click();
+    await heading('Transfer to this account').waitFor();
+    expect(await dialogText()).toContain('Account number');
+    expect(fetched).toHaveLength(1);
+  });
+});

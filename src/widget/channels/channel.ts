@@ -43,6 +43,11 @@ export interface ChannelDescriptor<C extends Channel> {
    * (a popup opened later is blocked): PayByAccount opens the bank's window here.
    */
   readonly choose?: ((context: PanelContext) => void) | undefined;
+  /**
+   * What it warms up while it is on offer (the list shows it, or it is starting as the only one):
+   * its panel's part, so that choosing it waits for no download.
+   */
+  readonly offered?: (() => void) | undefined;
   /** Its steps: the phases of its paying step, in the order a customer meets them. */
   readonly steps: readonly PayingPhases[C][];
 }

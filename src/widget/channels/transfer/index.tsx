@@ -8,8 +8,9 @@ import type { ChannelDescriptor } from '../channel';
 
 export const transfer: ChannelDescriptor<'PayByTransfer'> = {
   name: 'PayByTransfer',
-  // The account's panel starts loading in the choosing click, beside the account's setting up.
-  choose: () => void loadTransferChunk(),
+  // The account's panel loads while the list shows it (or beside the only channel's setting up),
+  // so the account, once set up, waits for no download; a failed load is asked again by the panel.
+  offered: () => void loadTransferChunk(),
   // A bank.
   mark: 'M3 9l9-5 9 5zm2 3v6m4.7-6v6m4.6-6v6m4.7-6v6M3 21h18',
   Panel: ({ step, context }) => (
