@@ -38,7 +38,8 @@ describe('paydrop/dist/*', () => {
     ) as { script: string; chunks: string[] };
     const dist = join(packed.consumer, 'node_modules/paydrop/dist');
     expect(resolved.script).toBe(join(dist, 'paydrop.js'));
-    expect(resolved.chunks).toHaveLength(6);
+    // fr, card, qr, transfer, outcomes, return, buttons
+    expect(resolved.chunks).toHaveLength(7);
     const script = readFileSync(resolved.script, 'utf8');
     for (const chunk of resolved.chunks) {
       expect(chunk.startsWith(`${dist}/paydrop-`)).toBe(true);
@@ -79,7 +80,7 @@ describe('paydrop/dist/*', () => {
       chunks: Array<{ path: string; status: number; cache: string; same: boolean }>;
     };
     expect(served.entry).toMatchObject({ status: 200, cache: 'public, max-age=300', same: true });
-    expect(served.chunks).toHaveLength(6);
+    expect(served.chunks).toHaveLength(7);
     for (const chunk of served.chunks) {
       expect(chunk, chunk.path).toMatchObject({
         status: 200,

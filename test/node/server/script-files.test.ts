@@ -12,8 +12,8 @@ import { createCheckoutHandler } from '../../../src/server';
 import { toNodeListener } from '../../../src/server/node';
 
 const DIST = new URL('../../../dist/', import.meta.url);
-/** The chunks paydrop.js loads (French, card, QR, outcomes, the bank's return, the buttons). */
-const ENTRIES = ['fr', 'card', 'qr', 'outcomes', 'return', 'buttons'];
+/** The chunks paydrop.js loads (French, card, QR, transfer, outcomes, the bank's return, the buttons). */
+const ENTRIES = ['fr', 'card', 'qr', 'transfer', 'outcomes', 'return', 'buttons'];
 
 /** The chunks' folder, named after their content: where the build put them, as paydrop.js says. */
 async function chunkFolder(base: string): Promise<string> {
