@@ -23,27 +23,36 @@ describe('the registry of channels', () => {
             mark: /^M[\d.]/.test(channel.mark),
             panel: typeof channel.Panel,
             choose: channel.choose ? 'in the click' : 'nothing',
+            offered: channel.offered ? 'warms up' : 'nothing',
             steps: channel.steps,
           },
         ];
       }),
     );
     expect(provided).toEqual({
-      // Choosing a transfer starts loading its panel's chunk (issue 23).
+      // A transfer on offer loads its panel's part (issue 23); choosing it opens nothing.
       PayByTransfer: {
         mark: true,
         panel: 'function',
-        choose: 'in the click',
+        choose: 'nothing',
+        offered: 'warms up',
         steps: ['awaiting', 'confirming'],
       },
       PayByAccount: {
         mark: true,
         panel: 'function',
         choose: 'in the click',
+        offered: 'nothing',
         steps: ['ready', 'opened', 'closed', 'processing'],
       },
       // The provider's hosted card page opens in the choosing click too.
-      Card: { mark: true, panel: 'function', choose: 'in the click', steps: ['entry', 'started'] },
+      Card: {
+        mark: true,
+        panel: 'function',
+        choose: 'in the click',
+        offered: 'nothing',
+        steps: ['entry', 'started'],
+      },
     });
   });
 
