@@ -10,6 +10,7 @@
 import { escapeHtml } from '../protocol';
 import { CARD_FRAME_PATH, CARD_PATH } from '../protocol/card-frame';
 import { CheckoutError } from './errors';
+import { SOURCE_DIST, sourceDistReader } from './source-dist';
 
 export { CARD_FRAME_PATH, CARD_PATH };
 
@@ -24,19 +25,7 @@ async function builtText(
   bundled: () => Promise<{ default: string }>,
 ): Promise<string> {
   if ((import.meta as { env?: unknown }).env) return (await bundled()).default;
-  // Node's own loader, without an import of a Node module: paydrop/server stays web-standard
-  // (CONVENTIONS 8), and only a source checkout under plain Node ever comes here.
-  const fs = (
-    globalThis as {
-      process?: {
-        getBuiltinModule?: (name: string) => {
-          readFile(path: URL, encoding: 'utf8'): Promise<string>;
-        };
-      };
-    }
-  ).process?.getBuiltinModule?.('node:fs/promises');
-  if (!fs) throw new Error('Reading the built card frame needs Node 20.16 or newer.');
-  return fs.readFile(new URL(`../../dist/${name}`, import.meta.url), 'utf8');
+  return sourceDistReader('the built card frame').readFile(new URL(name, SOURCE_DIST), 'utf8');
 }
 
 /** The frame's files under {basePath}/assets/, built by `vite build --mode card-frame`. */

@@ -14,6 +14,7 @@
  * becomes a path on a disk, so `..`, encoded or not, finds nothing.
  */
 import { CheckoutError } from './errors';
+import { SOURCE_DIST, sourceDistReader } from './source-dist';
 
 /** The entry: the one name that stays across releases. */
 export const SCRIPT_ENTRY = 'paydrop.js';
@@ -52,20 +53,8 @@ async function builtFiles(): Promise<Loaders> {
       Object.entries(found).map(([path, load]) => [path.slice('../../dist/'.length), load]),
     );
   }
-  // Node's own loader, without an import of a Node module: paydrop/server stays web-standard
-  // (CONVENTIONS 8), and only a source checkout under plain Node ever comes here.
-  const fs = (
-    globalThis as {
-      process?: {
-        getBuiltinModule?: (name: string) => {
-          readdir(path: URL): Promise<string[]>;
-          readFile(path: URL, encoding: 'utf8'): Promise<string>;
-        };
-      };
-    }
-  ).process?.getBuiltinModule?.('node:fs/promises');
-  if (!fs) throw new Error('Reading the built script needs Node 20.16 or newer.');
-  const dist = new URL('../../dist/', import.meta.url);
+  const fs = sourceDistReader('the built script');
+  const dist = SOURCE_DIST;
   const list = (folder: string) => fs.readdir(new URL(folder, dist)).catch(() => [] as string[]);
   const names: string[] = [];
   for (const name of await list('./')) {
