@@ -1,5 +1,8 @@
 /**
- * A real redis-server for tests: on a free loopback port, persistence off, stopped on teardown.
+ * A real redis-server for tests: on a free loopback port, stopped on teardown, configured as the
+ * README asks of production (appendonly yes, maxmemory-policy noeviction) so the store's start-up
+ * check has nothing to say; its append-only log goes to a temporary folder removed on stop (a
+ * server started again on the same port starts empty, as before). Snapshots stay off.
  * `.ci/run` installs Debian's redis-server when it is missing; REDIS_SERVER overrides the binary.
  *
  * @example
@@ -8,8 +11,9 @@
  * const store = createRedisStore({ url: redis.url });
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 export interface RunningRedis {
@@ -54,7 +58,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startOnce(port: number): Promise<RunningRedis> {
+async function startOnce(port: number, args: readonly string[] = []): Promise<RunningRedis> {
+  const folder = mkdtempSync(join(tmpdir(), 'paydrop-redis-'));
   const child = spawn(
     REDIS_SERVER,
     [
@@ -64,19 +69,27 @@ async function startOnce(port: number): Promise<RunningRedis> {
       '127.0.0.1',
       '--save',
       '',
+      '--dir',
+      folder,
       '--appendonly',
-      'no',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--maxmemory-policy',
+      'noeviction',
       '--protected-mode',
       'yes',
       '--daemonize',
       'no',
       '--loglevel',
       'notice',
+      // Later arguments win: a test's own settings (an evicting policy, CONFIG renamed).
+      ...args,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  await new Promise<void>((resolve, reject) => {
+  const started = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`redis-server did not start on port ${port}:\n${output}`));
@@ -99,6 +112,10 @@ async function startOnce(port: number): Promise<RunningRedis> {
       reject(new Error(`redis-server exited with ${code} on port ${port}:\n${output}`));
     });
   });
+  await started.catch((error: unknown) => {
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  });
   child.stdout?.removeAllListeners('data');
   child.stderr?.removeAllListeners('data');
   child.stdout?.resume();
@@ -110,11 +127,15 @@ async function startOnce(port: number): Promise<RunningRedis> {
     child,
     stop() {
       stopped ??= new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const done = () => {
+          rmSync(folder, { recursive: true, force: true });
+          resolve();
+        };
+        if (child.exitCode !== null || child.signalCode !== null) return done();
         const force = setTimeout(() => child.kill('SIGKILL'), 1000);
         child.once('exit', () => {
           clearTimeout(force);
-          resolve();
+          done();
         });
         child.kill('SIGTERM');
       });
@@ -125,14 +146,17 @@ async function startOnce(port: number): Promise<RunningRedis> {
 
 /**
  * Starts a redis-server; retries on another port if the chosen one was taken meanwhile. Give
- * `port` to start one again where a stopped one was (a Redis restart, clients reconnecting).
+ * `port` to start one again where a stopped one was (a Redis restart, clients reconnecting), and
+ * `args` for settings of its own, e.g. `['--maxmemory-policy', 'allkeys-lru']`.
  */
-export async function startRedis(options: { port?: number } = {}): Promise<RunningRedis> {
-  if (options.port !== undefined) return startOnce(options.port);
+export async function startRedis(
+  options: { port?: number; args?: readonly string[] } = {},
+): Promise<RunningRedis> {
+  if (options.port !== undefined) return startOnce(options.port, options.args);
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(await freePort());
+      return await startOnce(await freePort(), options.args);
     } catch (error) {
       lastError = error;
     }

@@ -1,4 +1,4 @@
 // paydrop/server/redis: the companion's shared store for several instances, on ioredis (an
 // optional peer dependency: install it to use this entry).
 
-export { createRedisStore, type RedisStoreOptions } from './redis-store';
+export { createRedisStore, type RedisStore, type RedisStoreOptions } from './redis-store';

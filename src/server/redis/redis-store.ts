@@ -16,6 +16,12 @@ import { Redis } from 'ioredis';
 import type { CheckoutStore, ScheduledJob, StoredEvent } from '../store';
 import { withOutages } from '../store-unavailable';
 import { checkMs, checkTime, decodeValue, encodeValue, parseEventId } from '../stored-value';
+import {
+  judgeRedisSettings,
+  RedisSettingsError,
+  readRedisSettings,
+  uncheckedWarning,
+} from './redis-settings';
 import { APPEND, CLAIM, LEASE, RELEASE, SCHEDULE } from './scripts';
 
 interface RedisStoreCommonOptions {
@@ -34,6 +40,24 @@ interface RedisStoreCommonOptions {
    * (set one: ioredis's default waits for ever).
    */
   readonly commandTimeoutMs?: number | undefined;
+  /**
+   * Where the start-up check of Redis's settings (`maxmemory-policy`, `appendonly`) says what it
+   * found wanting, or that CONFIG was refused. Default console.
+   * @example logger: { warn: (message) => log.warn(message) }
+   */
+  readonly logger?: { warn(message: string, details?: Record<string, unknown>): void } | undefined;
+}
+
+/** The Redis store: a CheckoutStore that checks Redis's settings when it starts. */
+export interface RedisStore extends CheckoutStore {
+  /**
+   * Resolves once Redis's settings were read (or CONFIG was refused, or Redis was unreachable:
+   * then they are read when it connects); rejects when the store refuses them (an evicting
+   * `maxmemory-policy` under NODE_ENV=production). Every command waits for the check too, so
+   * awaiting this is only for failing at boot rather than at the first payment.
+   * @example const store = createRedisStore({ url: process.env.REDIS_URL }); await store.ready();
+   */
+  ready(): Promise<void>;
 }
 
 export type RedisStoreOptions = RedisStoreCommonOptions &
@@ -120,6 +144,8 @@ function checkOptions(options: RedisStoreOptions): void {
     throw new TypeError(
       `${WHERE}: prefix must be a non-empty string (clear() deletes every key under it)`,
     );
+  if (options.logger !== undefined && typeof options.logger?.warn !== 'function')
+    throw new TypeError(`${WHERE}: logger must have a warn(message) method`);
   for (const name of ['maxEventsPerStream', 'streamTtlMs', 'commandTimeoutMs'] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isInteger(value) && value > 0))
@@ -139,7 +165,7 @@ function checkOptions(options: RedisStoreOptions): void {
  *   store: createRedisStore({ url: process.env.REDIS_URL }),
  * });
  */
-export function createRedisStore(options: RedisStoreOptions | string): CheckoutStore {
+export function createRedisStore(options: RedisStoreOptions | string): RedisStore {
   if (typeof options === 'string') return createRedisStore({ url: options });
   if (options?.keyPrefix !== undefined && options.prefix === undefined)
     return createRedisStore({ ...options, prefix: options.keyPrefix, keyPrefix: undefined });
@@ -167,6 +193,50 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
   const channels = new Map<string, Set<Listener>>();
   const subscribed = new Map<string, Promise<unknown>>();
   let closed = false;
+
+  // Redis's settings, checked before the first command is answered (issue 22, item 2).
+  const logger = options.logger ?? { warn: (message: string) => console.warn(message) };
+  const production = typeof process !== 'undefined' && process.env?.NODE_ENV === 'production';
+  const told = new Set<string>();
+  const tell = (message: string) => {
+    if (told.has(message)) return;
+    told.add(message);
+    logger.warn(message);
+  };
+  let refusal: RedisSettingsError | undefined;
+  /** The check while it runs (every command waits for it); rejects with the refusal. */
+  let checking: Promise<void> | undefined;
+  let checked = false;
+  function onSettings(settings: Awaited<ReturnType<typeof readRedisSettings>>): void {
+    checked = true;
+    if ('refused' in settings) {
+      tell(uncheckedWarning(settings.refused));
+      return;
+    }
+    const verdict = judgeRedisSettings(settings, production);
+    for (const warning of verdict.warnings) tell(warning);
+    if (verdict.refusal !== undefined) {
+      refusal = new RedisSettingsError(verdict.refusal);
+      throw refusal;
+    }
+  }
+  function checkSettings(): Promise<void> {
+    const run: Promise<void> = readRedisSettings(redis)
+      .then(onSettings, () => {
+        // Unreachable: commands fail as outages meanwhile; checked again once it connects.
+      })
+      .finally(() => {
+        if (checking === run) checking = undefined;
+      });
+    run.catch(() => {});
+    checking = run;
+    return run;
+  }
+  const started = checkSettings();
+  const checkOnConnect = () => {
+    if (!checked && !closed && checking === undefined) void checkSettings();
+  };
+  redis.on('ready', checkOnConnect);
 
   const key = {
     value: (name: string) => `${prefix}v:${name}`,
@@ -198,8 +268,11 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
     }
   }
 
-  function usable(): void {
+  /** Throws once closed or refused; answers the settings check while it runs, to wait for. */
+  function usable(): Promise<void> | undefined {
     if (closed) throw new Error(`${WHERE}: the store is closed`);
+    if (refusal) throw refusal;
+    return checking;
   }
 
   async function readAfter(stream: string, after: number): Promise<StoredEvent[]> {
@@ -283,29 +356,33 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
     return connection;
   }
 
-  const store: CheckoutStore = {
+  const store: RedisStore = {
+    async ready() {
+      await started;
+      if (refusal) throw refusal;
+    },
     async get(name) {
-      usable();
+      await usable();
       const text = await redis.get(key.value(name));
       return text === null ? undefined : decodeValue(text);
     },
     async set(name, value, ttlMs) {
-      usable();
+      await usable();
       const ms = checkMs('store.set', 'ttlMs', ttlMs);
       await redis.set(key.value(name), encodeValue('store.set', value), 'PX', ms);
     },
     async add(name, value, ttlMs) {
-      usable();
+      await usable();
       const ms = checkMs('store.add', 'ttlMs', ttlMs);
       const text = encodeValue('store.add', value);
       return (await redis.set(key.value(name), text, 'PX', ms, 'NX')) === 'OK';
     },
     async delete(name) {
-      usable();
+      await usable();
       await redis.del(key.value(name));
     },
     async append(stream, value) {
-      usable();
+      await usable();
       const text = encodeValue('store.append', value);
       const id = await run(
         APPEND,
@@ -315,7 +392,7 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
       return String(id);
     },
     async read(stream, afterId) {
-      usable();
+      await usable();
       return readAfter(stream, parseEventId(afterId));
     },
     subscribe(stream, deliver) {
@@ -365,13 +442,13 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
       };
     },
     async schedule(queue, jobKey, value, dueAt) {
-      usable();
+      await usable();
       checkTime('store.schedule', 'dueAt', dueAt);
       const text = encodeValue('store.schedule', value);
       await run(SCHEDULE, key.queue(queue), [text, Math.floor(dueAt), jobKey]);
     },
     async claim(queue, owner, now, limit, leaseMs) {
-      usable();
+      await usable();
       checkTime('store.claim', 'now', now);
       const ms = checkMs('store.claim', 'leaseMs', leaseMs);
       const count = Math.floor(limit);
@@ -390,7 +467,7 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
       return jobs;
     },
     async finish(queue, jobKey) {
-      usable();
+      await usable();
       const [due, values, dueTimes, attempts] = key.queue(queue) as [
         string,
         string,
@@ -406,20 +483,20 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
         .exec();
     },
     async pending(queue) {
-      usable();
+      await usable();
       return redis.zcard(key.queue(queue)[0] ?? '');
     },
     async lease(name, owner, ttlMs) {
-      usable();
+      await usable();
       const ms = checkMs('store.lease', 'ttlMs', ttlMs);
       return (await run(LEASE, [key.lease(name)], [owner, ms])) === 1;
     },
     async release(name, owner) {
-      usable();
+      await usable();
       await run(RELEASE, [key.lease(name)], [owner]);
     },
     async clear() {
-      usable();
+      await usable();
       // Every key under the prefix, in batches; glob characters in the prefix match themselves.
       const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
       let cursor = '0';
@@ -432,6 +509,7 @@ export function createRedisStore(options: RedisStoreOptions | string): CheckoutS
     async close() {
       if (closed) return;
       closed = true;
+      redis.off('ready', checkOnConnect);
       channels.clear();
       subscribed.clear();
       const quitting: Array<Promise<unknown>> = [];
