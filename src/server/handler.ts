@@ -22,7 +22,7 @@ import { clientAddressOf } from './client-address';
 import { CheckoutError, toCheckoutError } from './errors';
 import { eventStream } from './events';
 import { createHostedCard } from './hosted-card';
-import { createJobPicker, type JobPicker } from './jobs';
+import { createJobPicker, type DueWorkSummary, type JobPicker } from './jobs';
 import {
   type CheckoutHandlerOptions,
   type CheckoutLogger,
@@ -62,6 +62,8 @@ const MAX_EVENT_STREAMS_PER_CHECKOUT = 20;
  * no page calls it, and every byte there is in every customer's paydrop.js.
  */
 const HEALTH_PATH = '/health';
+/** Default of runDueWork's maxJobs: a minute's cron call ends well inside a function's time. */
+const MAX_JOBS_PER_RUN = 1000;
 /** What a checkout past its stream count is told to wait: a stream closes when a tab does. */
 const STREAM_RETRY_AFTER_SECONDS = 5;
 
@@ -75,6 +77,21 @@ export interface CheckoutHandler {
    * clock given as `now` (the chaos tests and bench).
    */
   runDue(): Promise<void>;
+  /**
+   * Claims and runs every background job that is due (confirming payments and reporting their
+   * outcomes, confirming payouts, sweeping the transaction list) and the work they make due, then
+   * resolves with what it did. For platforms without a long-lived process (`pollDueWork: false`):
+   * call it from a cron trigger or scheduled function every minute. Several instances may call it
+   * at once; each job is claimed by one. Stops after `maxJobs` (default 1000), saying `more`.
+   * @example
+   * // Vercel: app/api/checkout-cron/route.ts, scheduled in vercel.json's "crons"
+   * export async function GET(request: Request) {
+   *   if (request.headers.get('authorization') !== `Bearer ${process.env.CRON_SECRET}`)
+   *     return new Response('Unauthorized', { status: 401 });
+   *   return Response.json(await checkout.runDueWork());
+   * }
+   */
+  runDueWork(options?: { readonly maxJobs?: number | undefined }): Promise<DueWorkSummary>;
   /** Stops looking for due work; pending work stays in the store. The handler answers 503 afterwards. */
   close(): void;
 }
@@ -131,6 +148,9 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   const pending = new Set<Promise<unknown>>();
   let closed = false;
   const scriptFile = createScriptFiles();
+  // Serverless (issue 22, item 3): no timers and no store calls at start-up (a Worker may not
+  // open a connection outside a request); due work runs when runDueWork() is called.
+  const poll = options.pollDueWork !== false;
 
   function background(work: () => Promise<unknown>): void {
     if (closed) return;
@@ -179,6 +199,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     now,
     logger,
     background,
+    poll,
     queues: {
       [PAYMENT_QUEUE]: outcomes.runJob,
       [PAYOUT_QUEUE]: payouts.runJob,
@@ -187,9 +208,11 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   });
   // Payouts whose webhooks never arrive are found by sweeping the list, for a merchant who
   // listens for payout outcomes.
-  if (options.onPayoutOutcome) background(() => payouts.startSweeping());
+  if (options.onPayoutOutcome && poll) background(() => payouts.startSweeping());
   // Work left by an earlier run of this process (or another instance) is picked up at start.
-  jobs.wake();
+  if (poll) jobs.wake();
+  /** Without polling, the sweep is started by the first runDueWork(), and never moved. */
+  let sweeping: Promise<void> | undefined;
 
   const hosted = createHostedCard({ limits, provider, store, records, outcomes, now });
   const payments = createPaymentService({
@@ -793,6 +816,19 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },
     runDue: () => (jobs as JobPicker).runDue(),
+    async runDueWork(given?: { readonly maxJobs?: number | undefined }): Promise<DueWorkSummary> {
+      const maxJobs = given?.maxJobs ?? MAX_JOBS_PER_RUN;
+      if (!Number.isInteger(maxJobs) || maxJobs < 1)
+        throw new TypeError('runDueWork: maxJobs must be a whole number of 1 or more.');
+      if (options.onPayoutOutcome && !poll) {
+        sweeping ??= payouts.startSweeping({ keepSchedule: true }).catch((error) => {
+          sweeping = undefined;
+          throw error;
+        });
+        await sweeping;
+      }
+      return (jobs as JobPicker).runAllDue(maxJobs);
+    },
     close() {
       closed = true;
       jobs?.close();

@@ -23,6 +23,7 @@ export type { CardAttemptContext, CheckoutLimits } from './attempt-limits';
 export type { TrustProxy } from './client-address';
 export { CHECKOUT_ERROR_STATUS, CheckoutError, type CheckoutErrorCode } from './errors';
 export { type CheckoutHandler, createCheckoutHandler } from './handler';
+export type { DueWorkSummary } from './jobs';
 export type { MerchantOptions } from './merchant';
 export type {
   CardEntry,

@@ -44,6 +44,27 @@ export type JobResult = { readonly done: true } | { readonly retryAt: number };
 
 export type JobRunner = (key: string, value: unknown, attempts: number) => Promise<JobResult>;
 
+/**
+ * What one `runDueWork()` did: the jobs it ran, by queue (`payments`: confirming a payment's
+ * outcome and reporting it; `payouts`: confirming a payout's move; `sweeps`: reading the
+ * transaction list for payouts whose webhooks never came), and how they ended.
+ * @example { ran: { payments: 2, payouts: 0, sweeps: 1 }, finished: 2, retrying: 1, failed: 0, more: false }
+ */
+export interface DueWorkSummary {
+  readonly ran: Readonly<Record<string, number>>;
+  /** Done for good (an outcome confirmed and reported, or given up on). */
+  readonly finished: number;
+  /** Run, and scheduled again for later (the provider still says PENDING, or was down). */
+  readonly retrying: number;
+  /** Threw (a bug, or the store failed): scheduled again a minute later where the store allowed. */
+  readonly failed: number;
+  /** True when it stopped at `maxJobs`: more may be due, so call it again. */
+  readonly more: boolean;
+}
+
+/** How one claimed job ended, for the summary. */
+type JobEnd = 'finished' | 'retrying' | 'failed';
+
 export interface JobPickerDeps {
   readonly store: CheckoutStore;
   readonly now: () => number;
@@ -51,6 +72,11 @@ export interface JobPickerDeps {
   readonly queues: Readonly<Record<string, JobRunner>>;
   /** Runs work in the background (kept alive by waitUntil, awaited by idle()). */
   readonly background: (work: () => Promise<unknown>) => void;
+  /**
+   * False: no timer looks for due work (serverless: runAllDue() is called by a cron); work
+   * scheduled due now is still started at once. Default true.
+   */
+  readonly poll?: boolean | undefined;
 }
 
 export function createJobPicker(deps: JobPickerDeps) {
@@ -60,15 +86,17 @@ export function createJobPicker(deps: JobPickerDeps) {
   let closed = false;
 
   /** Jobs running now on this instance: one slow job never holds up the others. */
-  const running = new Set<Promise<void>>();
+  const running = new Set<Promise<JobEnd>>();
   /** The last claim filled every free slot: more may be due once a slot frees. */
   let moreDue = false;
 
-  async function runOne(queue: string, run: JobRunner, job: ScheduledJob): Promise<void> {
+  async function runOne(queue: string, run: JobRunner, job: ScheduledJob): Promise<JobEnd> {
     let result: JobResult;
+    let threw = false;
     try {
       result = await run(job.key, job.value, job.attempts);
     } catch (error) {
+      threw = true;
       // A bug or a store failure: try again later rather than lose the work.
       logger.error('paydrop: a background job failed; it will run again', {
         queue,
@@ -79,11 +107,12 @@ export function createJobPicker(deps: JobPickerDeps) {
     }
     if ('done' in result) await store.finish(queue, job.key);
     else await store.schedule(queue, job.key, job.value, result.retryAt);
+    return threw ? 'failed' : 'done' in result ? 'finished' : 'retrying';
   }
 
   /** Claims what is due, as many as there are free slots, and starts each; returns them. */
-  async function claimAndStart(): Promise<Promise<void>[]> {
-    const started: Promise<void>[] = [];
+  async function claimAndStart(): Promise<Started[]> {
+    const started: Started[] = [];
     moreDue = false;
     try {
       for (const [queue, run] of Object.entries(deps.queues)) {
@@ -95,12 +124,12 @@ export function createJobPicker(deps: JobPickerDeps) {
         const jobs = await store.claim(queue, owner, now(), room, LEASE_MS);
         if (jobs.length >= room) moreDue = true;
         for (const job of jobs) {
-          const done: Promise<void> = runOne(queue, run, job).finally(() => {
+          const done: Promise<JobEnd> = runOne(queue, run, job).finally(() => {
             running.delete(done);
             if (moreDue) wake();
           });
           running.add(done);
-          started.push(done);
+          started.push({ queue, done });
         }
       }
     } finally {
@@ -111,8 +140,8 @@ export function createJobPicker(deps: JobPickerDeps) {
 
   // Claims one at a time per instance; a wake while one is waiting joins it, never a pile.
   let chain: Promise<unknown> = Promise.resolve();
-  let queued: Promise<Promise<void>[]> | undefined;
-  function runDue(): Promise<void> {
+  let queued: Promise<Started[]> | undefined;
+  function claimDue(): Promise<Started[]> {
     if (!queued) {
       const next = chain.then(() => {
         queued = undefined;
@@ -121,11 +150,46 @@ export function createJobPicker(deps: JobPickerDeps) {
       queued = next;
       chain = next.catch(() => undefined);
     }
-    return queued.then((started) => Promise.all(started)).then(() => undefined);
+    return queued;
+  }
+
+  function runDue(): Promise<void> {
+    return claimDue()
+      .then((started) => Promise.all(started.map(({ done }) => done)))
+      .then(() => undefined);
+  }
+
+  /**
+   * Claims and runs what is due, round after round (work a job makes due now, such as a sweep's
+   * confirmations, runs in the same call), until nothing due is left or `maxJobs` have run.
+   */
+  async function runAllDue(maxJobs: number): Promise<DueWorkSummary> {
+    const ran: Record<string, number> = Object.fromEntries(
+      Object.keys(deps.queues).map((queue) => [queue, 0]),
+    );
+    const ends: Record<JobEnd, number> = { finished: 0, retrying: 0, failed: 0 };
+    let total = 0;
+    let more = false;
+    while (!closed) {
+      const started = await claimDue();
+      if (started.length === 0) break;
+      const settled = await Promise.allSettled(started.map(({ done }) => done));
+      settled.forEach((result, index) => {
+        const queue = started[index]?.queue ?? '';
+        ran[queue] = (ran[queue] ?? 0) + 1;
+        ends[result.status === 'fulfilled' ? result.value : 'failed'] += 1;
+      });
+      total += started.length;
+      if (total >= maxJobs) {
+        more = true;
+        break;
+      }
+    }
+    return { ran, ...ends, more };
   }
 
   function arm(): void {
-    if (closed || timer !== undefined) return;
+    if (closed || timer !== undefined || deps.poll === false) return;
     timer = setTimeout(() => {
       timer = undefined;
       wake();
@@ -144,6 +208,8 @@ export function createJobPicker(deps: JobPickerDeps) {
     wake,
     /** Runs what is due now and resolves when it is done (a simulation that moved the clock). */
     runDue,
+    /** Runs every due job once, and what they make due, up to `maxJobs`; says what it did. */
+    runAllDue,
     /** Adds (or moves) a job and wakes the picker when it is due now. */
     async schedule(queue: string, key: string, value: unknown, dueAt: number): Promise<void> {
       await store.schedule(queue, key, value, dueAt);
@@ -156,6 +222,12 @@ export function createJobPicker(deps: JobPickerDeps) {
       timer = undefined;
     },
   };
+}
+
+/** A job claimed and started, and the queue it came from. */
+interface Started {
+  readonly queue: string;
+  readonly done: Promise<JobEnd>;
 }
 
 export type JobPicker = ReturnType<typeof createJobPicker>;

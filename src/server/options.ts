@@ -14,7 +14,7 @@ import { checkBaseUrl, checkSecretKey } from '../provider/transport';
 import type { CardAttemptContext, CheckoutLimits } from './attempt-limits';
 import { checkClientAddressOptions, type TrustProxy } from './client-address';
 import { checkMerchant, type MerchantOptions } from './merchant';
-import type { CheckoutStore } from './store';
+import { type CheckoutStore, isMemoryStore } from './store';
 
 /** What the merchant's server decided an order costs. */
 export interface ResolvedOrder {
@@ -175,8 +175,26 @@ export interface CheckoutHandlerOptions {
    * @example merchant: { name: 'Adire & Co.', logoUrl: 'https://shop.example/logo.svg', brandColor: '#0a7d5a' }
    */
   readonly merchant?: MerchantOptions | undefined;
-  /** For edge runtimes: keeps background work (webhook confirmation) alive past the response. */
+  /**
+   * For serverless and edge runtimes: given every piece of background work a request starts (a
+   * webhook's confirmation and the `onPaymentOutcome` call, a finalize's settling), so the
+   * platform keeps the function alive until it ends rather than freezing it after the response.
+   * The work is also a job in the store: if the platform cuts it short, the next
+   * `runDueWork()` finishes it.
+   * @example import { waitUntil } from '@vercel/functions'; // or: from 'cloudflare:workers'
+   * createCheckoutHandler({ ...options, waitUntil, pollDueWork: false });
+   */
   readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
+  /**
+   * Whether the handler looks for due background work itself, with a timer every second, and once
+   * at start-up. Default true, for a long-lived process. `false` for serverless and edge platforms
+   * (Vercel functions, Cloudflare Workers, AWS Lambda), where nothing runs between requests: no
+   * timer, no store call at start-up; call `runDueWork()` from a cron trigger or scheduled
+   * function instead (every minute), and give `waitUntil`. Needs a store that outlives an
+   * invocation (Redis, PostgreSQL): under NODE_ENV=production the memory store is refused.
+   * @example pollDueWork: false
+   */
+  readonly pollDueWork?: boolean | undefined;
   readonly fetch?: typeof fetch | undefined;
   /**
    * The numbers of the limits against card testing and floods (docs/server.md, "Limits against
@@ -264,6 +282,7 @@ export function checkOptions(options: CheckoutHandlerOptions): void {
     throw new TypeError('maxEventStreamsPerCheckout must be a whole number from 1 to 1000.');
   }
   checkStore(options.store);
+  checkDueWork(options);
   checkClientAddressOptions(options);
   if (options.beforeCardAttempt !== undefined && typeof options.beforeCardAttempt !== 'function')
     throw new TypeError('beforeCardAttempt must be a function when given.');
@@ -348,6 +367,25 @@ function checkStore(store: CheckoutStore | undefined): void {
   ) {
     throw new TypeError(
       'store must be a CheckoutStore: createSqliteStore, createRedisStore or createMemoryStore.',
+    );
+  }
+}
+
+/**
+ * Without polling the handler lives one invocation at a time: on the memory store, every one
+ * starts empty, and pending confirmations, outcomes already reported and event logs are gone.
+ */
+function checkDueWork(options: CheckoutHandlerOptions): void {
+  const { pollDueWork, waitUntil } = options;
+  if (pollDueWork !== undefined && typeof pollDueWork !== 'boolean')
+    throw new TypeError('pollDueWork must be true or false when given.');
+  if (waitUntil !== undefined && typeof waitUntil !== 'function')
+    throw new TypeError(
+      'waitUntil must be a function (work: Promise<unknown>) => void when given.',
+    );
+  if (pollDueWork === false && isProduction() && options.store && isMemoryStore(options.store)) {
+    throw new TypeError(
+      "pollDueWork: false (serverless) cannot use the memory store under NODE_ENV=production: each invocation starts with an empty memory, so pending confirmations, outcomes already reported and payments' event logs are lost between invocations. Use a store over the network: createRedisStore({ url }) from 'paydrop/server/redis' or the PostgreSQL store from 'paydrop/server/postgres' (a SQLite file does not outlive a serverless instance either).",
     );
   }
 }

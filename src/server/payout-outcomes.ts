@@ -287,9 +287,14 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
     return Math.max(0, pageCount - 11) * SWEEP_PAGE_SIZE;
   }
 
-  /** Starts the sweep (a later start just moves its next run), a minute from now. */
-  async function startSweeping(): Promise<void> {
+  /**
+   * Starts the sweep (a later start just moves its next run), a minute from now. With
+   * `keepSchedule` (serverless: every cold start calls this) a sweep already scheduled is left
+   * where it is, so starts more often than a minute cannot put it off for ever.
+   */
+  async function startSweeping(given: { keepSchedule?: boolean } = {}): Promise<void> {
     await store.add('sweep:payouts:since', now(), PAYOUT_TTL_MS);
+    if (given.keepSchedule && (await store.pending(SWEEP_QUEUE)) > 0) return;
     await deps.jobs().schedule(SWEEP_QUEUE, SWEEP_KEY, {}, now() + SWEEP_EVERY_MS);
   }
 

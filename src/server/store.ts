@@ -216,6 +216,14 @@ class MemoryQueue {
 const SWEEP_STEP = 4;
 
 /** The default store: one process, no timers (expiry is checked on access). */
+/** The stores createMemoryStore made: serverless refuses them in production (options.ts). */
+const memoryStores = new WeakSet<object>();
+
+/** True for a store createMemoryStore made (and not one wrapped around it). */
+export function isMemoryStore(store: CheckoutStore): boolean {
+  return memoryStores.has(store);
+}
+
 export function createMemoryStore(
   options: MemoryStoreOptions = {},
 ): CheckoutStore & { readonly size: () => number } {
@@ -274,7 +282,7 @@ export function createMemoryStore(
     return entry;
   }
 
-  return {
+  const store: CheckoutStore & { readonly size: () => number } = {
     async get(key) {
       return live(key)?.value;
     },
@@ -352,4 +360,6 @@ export function createMemoryStore(
     },
     size: () => values.size + streams.size + listeners.size,
   };
+  memoryStores.add(store);
+  return store;
 }

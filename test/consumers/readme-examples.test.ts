@@ -31,6 +31,17 @@ declare const options: import('paydrop/server').CheckoutHandlerOptions;
 type Fetch = (request: Request) => Response | Promise<Response>;
 declare const Bun: { serve(options: { port?: number; hostname?: string; fetch: Fetch }): unknown };
 declare const Deno: { serve(options: { port?: number; hostname?: string }, handler: Fetch): unknown };
+/** What docs/server.md's serverless examples take from Vercel and Cloudflare, and the Worker's own. */
+declare module '@vercel/functions' {
+  export function waitUntil(promise: Promise<unknown>): void;
+}
+declare module 'cloudflare:workers' {
+  export function waitUntil(promise: Promise<unknown>): void;
+}
+interface ScheduledController { readonly scheduledTime: number; readonly cron: string }
+interface ExecutionContext { waitUntil(promise: Promise<unknown>): void }
+interface Env { readonly DATABASE_URL: string }
+declare function storeFor(env: Env): import('paydrop/server').CheckoutStore;
 `;
 
 /** The Markdown files whose examples a merchant copies: the README and every page of docs/. */
