@@ -78,8 +78,11 @@ describe('the documentation', () => {
     const commands = [...readme.matchAll(/^```sh\n([^\n]+)\n```$/gm)].map((match) => match[1]);
     expect(commands).toContain('npm ci && npm start');
     expect(commands).toContain('npm ci && npm test');
-    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8').trim().split('\n');
-    expect(ci.at(-1)).toBe('npm ci && npm test');
+    // On Node 24 (fetched when the machine's is older), then a pass on Node 22 follows it.
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
+    expect(ci).toContain('npm ci && npm test');
   });
 
   it('shows the checkout in the README from a screenshot in the repository', () => {
