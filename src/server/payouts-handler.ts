@@ -20,6 +20,7 @@ import type { PayoutPositions } from '../provider/payouts';
 import { createProviderTransport } from '../provider/transport';
 import { CheckoutError, toCheckoutError } from './errors';
 import { eventStream } from './events';
+import type { DueWorkSummary } from './jobs';
 import type { CheckoutLogger, PayoutOutcome } from './options';
 import {
   checkPayoutsOptions,
@@ -46,6 +47,12 @@ export interface PayoutsHandler {
   publishPayoutOutcome(outcome: PayoutOutcome): Promise<void>;
   /** Resolves once background work (webhook confirmation) has finished; for tests and shutdown. */
   idle(): Promise<void>;
+  /**
+   * Runs every due payout confirmation once, for a cron on serverless platforms
+   * (`pollDueWork: false`), as the checkout handler's `runDueWork()` does.
+   * @example export const GET = async () => Response.json(await payouts.runDueWork());
+   */
+  runDueWork(options?: { readonly maxJobs?: number | undefined }): Promise<DueWorkSummary>;
   close(): void;
 }
 
@@ -498,6 +505,12 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     publishPayoutOutcome,
     async idle() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    async runDueWork(given?: { readonly maxJobs?: number | undefined }) {
+      const maxJobs = given?.maxJobs ?? 1000;
+      if (!Number.isInteger(maxJobs) || maxJobs < 1)
+        throw new TypeError('runDueWork: maxJobs must be a whole number of 1 or more.');
+      return webhooks.runAllDue(maxJobs);
     },
     close() {
       closed = true;

@@ -163,6 +163,8 @@ export interface PayoutsWebhookReceiverDeps {
   readonly logger: CheckoutLogger;
   readonly background: (work: () => Promise<unknown>) => void;
   readonly now?: (() => number) | undefined;
+  /** False: no timer and no start-up claim; due work runs by runDueWork (serverless). */
+  readonly poll?: boolean | undefined;
 }
 
 /**
@@ -186,9 +188,10 @@ export function createPayoutsWebhookReceiver(deps: PayoutsWebhookReceiverDeps) {
     now,
     logger: deps.logger,
     background: deps.background,
+    poll: deps.poll,
     queues: { [PAYOUT_QUEUE]: payouts.runJob },
   });
-  jobs.wake();
+  if (deps.poll !== false) jobs.wake();
   const receive = createWebhookReceiver({
     options: deps.options,
     store: deps.store,
@@ -196,5 +199,8 @@ export function createPayoutsWebhookReceiver(deps: PayoutsWebhookReceiverDeps) {
     logger: deps.logger,
   });
   const picker = jobs;
-  return Object.assign(receive, { close: () => picker.close() });
+  return Object.assign(receive, {
+    close: () => picker.close(),
+    runAllDue: (maxJobs: number) => picker.runAllDue(maxJobs),
+  });
 }

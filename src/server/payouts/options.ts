@@ -5,7 +5,7 @@
  */
 import { checkBaseUrl, checkSecretKey } from '../../provider/transport';
 import type { CheckoutLogger, PayoutOutcome } from '../options';
-import type { CheckoutStore } from '../store';
+import { type CheckoutStore, isMemoryStore } from '../store';
 import { isHostName } from './served-hosts';
 
 export interface PayoutsHandlerOptions {
@@ -53,7 +53,14 @@ export interface PayoutsHandlerOptions {
   readonly store?: CheckoutStore | undefined;
   readonly logger?: CheckoutLogger | undefined;
   readonly timeouts?: { readonly providerMs?: number | undefined };
+  /** As the checkout's: keeps a payout webhook's confirmation alive past the response. */
   readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
+  /**
+   * As the checkout's: `false` on serverless platforms, where no timer runs between requests;
+   * call `runDueWork()` from a cron. The memory store is refused with it in production.
+   * @example pollDueWork: false
+   */
+  readonly pollDueWork?: boolean | undefined;
   readonly fetch?: typeof fetch | undefined;
 }
 
@@ -114,6 +121,17 @@ export function checkPayoutsOptions(options: PayoutsHandlerOptions): void {
   }
   if (options.onPayoutOutcome !== undefined && typeof options.onPayoutOutcome !== 'function') {
     throw new TypeError('onPayoutOutcome must be a function when given.');
+  }
+  if (options.pollDueWork !== undefined && typeof options.pollDueWork !== 'boolean')
+    throw new TypeError('pollDueWork must be true or false when given.');
+  if (
+    options.pollDueWork === false &&
+    isProduction() &&
+    (options.store === undefined || isMemoryStore(options.store))
+  ) {
+    throw new TypeError(
+      "pollDueWork: false (serverless) needs a store that outlives an invocation under NODE_ENV=production: in memory, payout confirmations waiting for the cron are lost between invocations. Pass the checkout's store (createRedisStore({ url }) from 'paydrop/server/redis', or PostgreSQL).",
+    );
   }
 }
 

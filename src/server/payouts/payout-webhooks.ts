@@ -6,6 +6,7 @@
  * shapes the payouts handler's options the way that receiver reads them.
  */
 import type { ProviderClient } from '../../provider/client';
+import type { DueWorkSummary } from '../jobs';
 import type { CheckoutHandlerOptions, CheckoutLogger, PayoutOutcome } from '../options';
 import type { CheckoutStore } from '../store';
 import { createPayoutsWebhookReceiver } from '../webhooks';
@@ -25,6 +26,7 @@ export interface PayoutWebhookDeps {
 export function createPayoutWebhookReceiver(deps: PayoutWebhookDeps): {
   receive: (request: Request) => Promise<Response>;
   close: () => void;
+  runAllDue: (maxJobs: number) => Promise<DueWorkSummary>;
 } {
   const options: CheckoutHandlerOptions = {
     secretKey: deps.options.secretKey,
@@ -42,6 +44,7 @@ export function createPayoutWebhookReceiver(deps: PayoutWebhookDeps): {
     logger: deps.logger,
     background: deps.background,
     now: deps.now,
+    poll: deps.options.pollDueWork !== false,
   });
-  return { receive, close: () => receive.close() };
+  return { receive, close: () => receive.close(), runAllDue: receive.runAllDue };
 }

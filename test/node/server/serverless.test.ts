@@ -13,6 +13,7 @@ import {
   type CheckoutStore,
   createCheckoutHandler,
   createMemoryStore,
+  createPayoutsHandler,
   type PaymentOutcome,
 } from '../../../src/server';
 import { ORDERS } from '../../helpers/companion';
@@ -213,4 +214,28 @@ it('checks runDueWork maxJobs and the options', async () => {
       pollDueWork: 'no' as never,
     }),
   ).toThrow(/pollDueWork must be true or false/);
+});
+
+it('runs a payouts-only handler the same way: no timer, runDueWork, memory refused in production', async () => {
+  const options = {
+    secretKey: KEY,
+    baseUrl: 'http://provider.test',
+    authorize: () => true,
+    logger: { warn: () => {}, error: () => {} },
+    pollDueWork: false,
+  };
+  const payouts = createPayoutsHandler({ ...options, store: createMemoryStore() });
+  expect(vi.getTimerCount()).toBe(0);
+  expect(await payouts.runDueWork()).toEqual({
+    ran: { payouts: 0 },
+    finished: 0,
+    retrying: 0,
+    failed: 0,
+    more: false,
+  });
+  payouts.close();
+  process.env.NODE_ENV = 'production';
+  expect(() =>
+    createPayoutsHandler({ ...options, publicUrl: 'https://admin.shop.test/api/back-office' }),
+  ).toThrow(/pollDueWork: false .*store that outlives an invocation/);
 });
