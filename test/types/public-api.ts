@@ -13,6 +13,7 @@ import {
   type CheckoutHandlerOptions,
   createCheckoutHandler,
   createMemoryStore,
+  type DueWorkSummary,
   type PaymentOutcome,
   verifyWebhook,
 } from '../../src/server';
@@ -70,6 +71,21 @@ createCheckoutHandler({ ...options, tokenSecret: 'a-token-secret-of-32-character
 createCheckoutHandler({ ...options, tokenSecret: ['the-new-secret…', 'the-old-one…'] as const });
 // @ts-expect-error a token secret is text
 createCheckoutHandler({ ...options, tokenSecret: [42] });
+// Serverless: no timers, the platform's waitUntil, and a cron calling runDueWork (issue 22).
+const serverless = createCheckoutHandler({
+  ...options,
+  pollDueWork: false,
+  waitUntil: (work: Promise<unknown>) => void work,
+});
+void serverless.runDueWork({ maxJobs: 100 }).then((summary: DueWorkSummary) => {
+  const ran: number | undefined = summary.ran.payments;
+  const more: boolean = summary.more;
+  void [ran, more];
+});
+// @ts-expect-error pollDueWork is true or false
+createCheckoutHandler({ ...options, pollDueWork: 'off' });
+// @ts-expect-error maxJobs is a number of jobs
+void serverless.runDueWork({ maxJobs: 'all' });
 // @ts-expect-error the handler takes a Request, not a URL
 void checkout('https://shop.example/api/checkout/session');
 // @ts-expect-error the handler answers a Promise of a Response
