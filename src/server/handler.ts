@@ -82,11 +82,13 @@ export interface CheckoutHandler {
    * outcomes, confirming payouts, sweeping the transaction list) and the work they make due, then
    * resolves with what it did. For platforms without a long-lived process (`pollDueWork: false`):
    * call it from a cron trigger or scheduled function every minute. Several instances may call it
-   * at once; each job is claimed by one. Stops after `maxJobs` (default 1000), saying `more`.
+   * at once; each job is claimed by one. Stops once `maxJobs` (default 1000) have run, a claim's
+   * batch past it at most, saying `more`.
    * @example
    * // Vercel: app/api/checkout-cron/route.ts, scheduled in vercel.json's "crons"
    * export async function GET(request: Request) {
-   *   if (request.headers.get('authorization') !== `Bearer ${process.env.CRON_SECRET}`)
+   *   const secret = process.env.CRON_SECRET;
+   *   if (!secret || request.headers.get('authorization') !== `Bearer ${secret}`)
    *     return new Response('Unauthorized', { status: 401 });
    *   return Response.json(await checkout.runDueWork());
    * }
