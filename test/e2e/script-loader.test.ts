@@ -18,6 +18,7 @@ const HOLD_IDLE = `
 window.__idle = [];
 window.requestIdleCallback = (run) => window.__idle.push(run);
 window.__runIdle = () => window.__idle.splice(0).forEach((run) => run({ didTimeout: false, timeRemaining: () => 50 }));
+window.__globals = Object.getOwnPropertyNames(window);
 `;
 
 const browser = useChromium();
@@ -59,6 +60,12 @@ describe('the script tag on page load', () => {
     await settle();
     expect(fetched()).toEqual(['/paydrop.js']);
     expect(await page.evaluate(() => typeof window.Paydrop?.open)).toBe('function');
+    // The loader's one global is Paydrop.
+    expect(
+      await page.evaluate(
+        "Object.getOwnPropertyNames(window).filter((name) => name !== '__globals' && !window.__globals.includes(name))",
+      ),
+    ).toEqual(['Paydrop']);
 
     // The pointer over the page's text is no intent; over the button it is.
     await page.mouse.move(5, 5);
