@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { minify } from 'terser';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
- * The builds, by mode (`npm run build:widget` runs chunks first, then the default):
- * - chunks: the script tag's lazily loaded parts, in dist/paydrop-<hash>/ (a hash of them all):
- *   fr.js (French), card.js (card entry) and qr.js (QR codes), each built to take the page's
- *   Preact and signals, return.js (the bank redirect and the way back), buttons.js (what a
- *   click on a data-paydrop-* element does) and outcomes.js (the words of a payment that did not
- *   go through), and dist/paydrop-chunks.json, which says where each is;
- * - default: dist/paydrop.js, the script-tag bundle (IIFE, defines window.Paydrop), minified,
- *   which loads the chunks from that folder beside itself;
+ * The builds, by mode (`npm run build:widget` runs chunks first, then checkout, then the default):
+ * - chunks: the checkout's lazily loaded parts, into a staging folder: fr.js (French), card.js
+ *   (card entry) and qr.js (QR codes), each built to take the page's Preact and signals,
+ *   transfer.js, return.js (the bank redirect and the way back) and outcomes.js (the words of a
+ *   payment that did not go through);
+ * - checkout: checkout.js, the script tag's checkout (an ES module: Preact, signals, the dialog),
+ *   beside them; then the folder is named after a hash of them all, dist/paydrop-<hash>/, and
+ *   dist/paydrop-chunks.json says where each is;
+ * - default: dist/paydrop.js, the script tag: a small loader (IIFE, defines window.Paydrop) that
+ *   imports checkout.js from that folder beside itself on intent, idle or click (issue 25);
  * - card-frame: dist/paydrop-card-frame.js and .css, the direct card path's frame (issue 19): a
  *   classic script and its stylesheet, which the companion serves from {basePath}/assets/;
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`, and dist/react.js,
@@ -36,11 +38,13 @@ const dependencies = [/^valibot/, /^@noble\//, /^preact/, /^@preact\//];
 function squeezeScript(): Plugin {
   return {
     name: 'paydrop-squeeze-script',
-    async generateBundle(_options, bundle) {
+    async generateBundle(options, bundle) {
       for (const file of Object.values(bundle)) {
         if (file.type !== 'chunk') continue;
         const out = await minify(file.code, {
           ecma: 2020,
+          // The checkout is an ES module: its top level is its own, to rename at will.
+          module: options.format === 'es',
           compress: { passes: 3 },
           sourceMap: file.map ? { content: JSON.stringify(file.map), asObject: true } : false,
         });
@@ -62,24 +66,40 @@ const CHUNK_MANIFEST = 'paydrop-chunks.json';
 const CHUNK_STAGING = 'paydrop-staging';
 
 /**
- * Puts the script tag's chunks in a folder named after a hash of them all, `paydrop-<hash>/`
- * (fr.js, card.js, …, and the files they share), and writes CHUNK_MANIFEST: so a chunk's URL
- * always means the same bytes (a server may cache it for good), and paydrop.js, which carries
- * the chunks' paths, pays for one hash instead of one per chunk (every character of a hash is
- * a byte gzip cannot squeeze, and paydrop.js has none to spare). The chunks import one another
- * by relative paths, which moving them together keeps.
+ * Writes CHUNK_MANIFEST with the chunks' entries as they lie in the staging folder; the checkout
+ * build (chunkFolder) adds itself and names the folder.
+ */
+function chunkManifest(): Plugin {
+  return {
+    name: 'paydrop-chunk-manifest',
+    writeBundle(options, bundle) {
+      const paths: Record<string, string> = {};
+      for (const file of Object.values(bundle)) {
+        if (file.type === 'chunk' && file.isEntry) paths[file.name] = file.fileName;
+      }
+      writeFileSync(join(options.dir ?? 'dist', CHUNK_MANIFEST), `${JSON.stringify(paths)}\n`);
+    },
+  };
+}
+
+/**
+ * Puts the checkout and its chunks in a folder named after a hash of them all, `paydrop-<hash>/`
+ * (checkout.js, fr.js, card.js, …, and the files they share), and writes CHUNK_MANIFEST: so a
+ * file's URL always means the same bytes (a server may cache it for good), and paydrop.js, which
+ * carries the folder's name, pays for one hash instead of one per file. The checkout and the
+ * chunks find one another by relative paths, which moving them together keeps.
  */
 function chunkFolder(): Plugin {
   return {
     name: 'paydrop-chunk-folder',
-    writeBundle(options, bundle) {
+    writeBundle(options) {
       const outDir = options.dir ?? 'dist';
+      const staging = join(outDir, CHUNK_STAGING);
       const hash = createHash('sha256');
-      const files = Object.values(bundle).sort((a, b) => a.fileName.localeCompare(b.fileName));
       // The code alone: the source maps name the sources relative to the output folder, which
       // differs between a build into dist/ and one into a staging folder of the same sources.
-      for (const file of files) {
-        if (file.type === 'chunk') hash.update(file.fileName).update(file.code);
+      for (const name of readdirSync(staging).sort()) {
+        if (name.endsWith('.js')) hash.update(name).update(readFileSync(join(staging, name)));
       }
       // Six letters, 28 bits (one in 300 million that two releases share a name): letters cost
       // paydrop.js less than digits, gzip having seen more of them.
@@ -88,11 +108,16 @@ function chunkFolder(): Plugin {
       );
       const folder = `paydrop-${letters.join('')}`;
       rmSync(join(outDir, folder), { recursive: true, force: true });
-      renameSync(join(outDir, CHUNK_STAGING), join(outDir, folder));
+      renameSync(staging, join(outDir, folder));
+      const staged: Record<string, string> = JSON.parse(
+        readFileSync(join(outDir, CHUNK_MANIFEST), 'utf8'),
+      );
       const paths: Record<string, string> = {};
-      for (const file of files) {
-        if (file.type === 'chunk' && file.isEntry)
-          paths[file.name] = file.fileName.replace(CHUNK_STAGING, folder);
+      for (const [name, path] of Object.entries({
+        ...staged,
+        checkout: `${CHUNK_STAGING}/checkout.js`,
+      })) {
+        paths[name] = path.replace(CHUNK_STAGING, folder);
       }
       writeFileSync(join(outDir, CHUNK_MANIFEST), `${JSON.stringify(paths, null, 2)}\n`);
     },
@@ -100,8 +125,8 @@ function chunkFolder(): Plugin {
 }
 
 /**
- * Hands paydrop.js the hashed names of its chunks (`PAYDROP_CHUNKS.fr` in chunks-script.ts),
- * from the manifest the chunks build left in the same folder (--outDir included).
+ * Hands paydrop.js the hashed name of the checkout's folder (`PAYDROP_CHUNK_FOLDER` in embed.ts),
+ * from the manifest the checkout build left in the same folder (--outDir included).
  */
 function chunkNames(): Plugin {
   return {
@@ -113,13 +138,16 @@ function chunkNames(): Plugin {
         paths = JSON.parse(readFileSync(join(outDir, CHUNK_MANIFEST), 'utf8'));
       } catch (error) {
         throw new Error(
-          `${join(outDir, CHUNK_MANIFEST)} is missing: build the chunks first (vite build --mode chunks; npm run build:widget does).`,
+          `${join(outDir, CHUNK_MANIFEST)} is missing: build the chunks and the checkout first (vite build --mode chunks, then --mode checkout; npm run build:widget does).`,
           { cause: error },
         );
       }
       // The entries share one folder: paydrop.js carries its name once.
-      const folder = /^paydrop-\w+\//.exec(Object.values(paths)[0] ?? '')?.[0];
-      if (!folder) throw new Error(`${join(outDir, CHUNK_MANIFEST)} names no chunk folder.`);
+      const folder = /^paydrop-[a-z]+\//.exec(paths.checkout ?? '')?.[0];
+      if (!folder)
+        throw new Error(
+          `${join(outDir, CHUNK_MANIFEST)} names no checkout in a folder of its own.`,
+        );
       return { define: { PAYDROP_CHUNK_FOLDER: JSON.stringify(folder) } };
     },
   };
@@ -161,8 +189,8 @@ export default defineConfig(({ mode }): UserConfig => {
     };
   }
   if (mode === 'chunks') {
-    // The script tag's lazily loaded parts, as ES modules beside paydrop.js. Their imports of
-    // Preact, its hooks and signals become the page's own, handed over by chunks-script.ts
+    // The checkout's lazily loaded parts, as ES modules beside it. Their imports of Preact, its
+    // hooks and signals become the checkout's own, handed over by chunks-script.ts
     // (src/widget/chunk-host.ts): no chunk carries a second copy.
     const host = new URL('./src/widget/chunk-host.ts', import.meta.url).pathname;
     return {
@@ -181,9 +209,10 @@ export default defineConfig(({ mode }): UserConfig => {
         // files go to customers as they are, so the output is minified in full.
         // What several chunks share (the Preact they are handed, the contract's constants) is a
         // file of its own beside them.
-        // The chunks land in a folder named after their content (chunkFolder), so a server may
-        // cache them for a year (the companion does: `immutable`); paydrop.js, built next, learns
-        // their paths from paydrop-chunks.json (chunkNames) and is the one file to revalidate.
+        // The chunks land in a folder named after their content and the checkout's (chunkFolder,
+        // in the checkout build, next), so a server may cache them for a year (the companion
+        // does: `immutable`); paydrop.js, built last, learns the folder from paydrop-chunks.json
+        // (chunkNames) and is the one file to revalidate.
         // Built first, this build empties dist/ of the last build's files.
         emptyOutDir: true,
         rolldownOptions: {
@@ -199,14 +228,40 @@ export default defineConfig(({ mode }): UserConfig => {
             qr: 'src/widget/script-chunks/qr.ts',
             transfer: 'src/widget/script-chunks/transfer.ts',
             return: 'src/widget/return/index.ts',
-            buttons: 'src/widget/declarative-core.ts',
             outcomes: 'src/widget/outcomes/index.ts',
           },
           formats: ['es'],
           fileName: (_format, name) => `${CHUNK_STAGING}/${name}.js`,
         },
       },
-      plugins: [chunkFolder()],
+      plugins: [chunkManifest()],
+    };
+  }
+  if (mode === 'checkout') {
+    // The script tag's checkout: an ES module that its loader (paydrop.js) imports, with Preact
+    // and @preact/signals inside, minified twice like every script a customer downloads.
+    return {
+      ...jsx,
+      plugins: [squeezeScript(), chunkFolder()],
+      // '#chunks' resolves to the loader that fetches lazy parts from beside the checkout.
+      resolve: { conditions: ['paydrop-script', 'browser', 'module', 'import', 'default'] },
+      build: {
+        outDir: 'dist',
+        // The chunks, built first, are already in the staging folder.
+        emptyOutDir: false,
+        target: 'es2022',
+        // Browsers that know `color-scheme` without lightningcss's light/dark polyfill variables.
+        cssTarget: ['chrome123', 'edge123', 'firefox120', 'safari17.5'],
+        // The map is published beside the module but not linked from it: the link is bytes every
+        // customer downloads, the map is for the few who debug (devtools can load it by hand).
+        sourcemap: 'hidden',
+        rolldownOptions: { output: { minify: true } },
+        lib: {
+          entry: 'src/script-checkout.ts',
+          formats: ['es'],
+          fileName: () => `${CHUNK_STAGING}/checkout.js`,
+        },
+      },
     };
   }
   if (mode === 'card-frame') {
@@ -324,19 +379,13 @@ export default defineConfig(({ mode }): UserConfig => {
     };
   }
   return {
-    ...jsx,
     plugins: [chunkNames(), squeezeScript()],
-    // '#chunks' resolves to the loader that fetches lazy parts from beside the script.
-    resolve: { conditions: ['paydrop-script', 'browser', 'module', 'import', 'default'] },
     build: {
       outDir: 'dist',
-      // The chunks, built first, are already there.
+      // The checkout and its chunks, built first, are already there.
       emptyOutDir: false,
       target: 'es2022',
-      // Browsers that know `color-scheme` without lightningcss's light/dark polyfill variables.
-      cssTarget: ['chrome123', 'edge123', 'firefox120', 'safari17.5'],
-      // The map is published beside the script but not linked from it: the link is bytes every
-      // customer downloads, the map is for the few who debug (devtools can load it by hand).
+      // Published beside the script but not linked from it, as the checkout's.
       sourcemap: 'hidden',
       lib: {
         entry: 'src/embed.ts',

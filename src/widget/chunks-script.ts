@@ -1,6 +1,7 @@
 /**
- * The script-tag build's loader: chunks are ES modules published beside paydrop.js
- * (paydrop-<hash>/fr.js …), found from the URL the script itself was loaded from. The card and QR
+ * The script-tag build's chunk loader: chunks are ES modules published in the checkout's own
+ * folder (paydrop-<hash>/fr.js …, beside paydrop-<hash>/checkout.js), found from the checkout
+ * module's URL. The card and QR
  * chunks bring no Preact of their own: each is handed this bundle's Preact, hooks and signals
  * (chunk-host.ts) before it renders, so there is one renderer and one signal graph on the page.
  */
@@ -8,27 +9,22 @@ import { signal, useComputed, useSignal } from '@preact/signals';
 import { h } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { HostModules } from './chunk-host';
-import type { CardChunk, DeclarativeChunk, OutcomesChunk, QrChunk, TransferChunk } from './chunks';
+import type { CardChunk, OutcomesChunk, QrChunk, TransferChunk } from './chunks';
 import type { Messages } from './messages/en';
 
-/**
- * The chunks' folder beside paydrop.js, named after their content (`paydrop-<hash>/`), so a
- * server may cache them for good: put here by the build (vite.config.ts, chunkNames).
- */
-declare const PAYDROP_CHUNK_FOLDER: string;
+type ChunkName = 'fr' | 'card' | 'qr' | 'transfer' | 'outcomes' | 'return';
 
-// buttons.js is declarative-core.ts: what a click on a data-paydrop-* button does.
-type ChunkName = 'fr' | 'card' | 'qr' | 'transfer' | 'outcomes' | 'return' | 'buttons';
-
-// Read while the script runs: document.currentScript is only set then. A relative import() would
-// resolve against the script's URL only when the script is same-origin or CORS-fetched: a
-// <script src> on the companion's own host (no crossorigin attribute) gets about:blank instead.
-const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
+// The checkout is itself a module of the chunks' folder (paydrop-<hash>/checkout.js, loaded by
+// the script tag's loader, src/embed.ts), so a chunk is a name relative to this module's URL:
+// the folder's name is nowhere in this code, and the build may name the folder after the
+// checkout's content as well as the chunks'. Held in a variable: Vite would otherwise take
+// `new URL(…, import.meta.url)` for an asset of its own to bundle.
+const checkoutUrl = import.meta.url;
 
 const HOST: HostModules = { h, useRef, useLayoutEffect, signal, useSignal, useComputed };
 
 function chunk<T>(name: ChunkName): Promise<T> {
-  const url = new URL(`${PAYDROP_CHUNK_FOLDER}${name}.js`, scriptUrl || document.baseURI);
+  const url = new URL(`./${name}.js`, checkoutUrl);
   return import(/* @vite-ignore */ url.href) as Promise<T>;
 }
 
@@ -83,8 +79,4 @@ export function loadOutcomesChunk(): Promise<OutcomesChunk> {
 
 export function loadReturnChunk(): Promise<typeof import('./return')> {
   return chunk('return');
-}
-
-export function loadDeclarativeChunk(): Promise<DeclarativeChunk> {
-  return chunk('buttons');
 }

@@ -9,9 +9,6 @@ import type { Messages } from './messages/en';
 /** What the card chunk gives the dialog: the card step (the provider's hosted page, or direct entry). */
 export type CardChunk = Pick<typeof import('./channels/card/chunk'), 'CardEntryStep'>;
 
-/** What the declarative chunk gives the script tag's click listener (src/embed.ts). */
-export type DeclarativeChunk = typeof import('./declarative-core');
-
 /** What the outcomes chunk gives the dialog: the words of a failed or expired payment, the end marks. */
 export type OutcomesChunk = Pick<
   typeof import('./outcomes'),
@@ -51,8 +48,4 @@ export function loadOutcomesChunk(): Promise<OutcomesChunk> {
 
 export function loadReturnChunk(): Promise<typeof import('./return')> {
   return import('./return');
-}
-
-export function loadDeclarativeChunk(): Promise<DeclarativeChunk> {
-  return import('./declarative-core');
 }

@@ -11,15 +11,19 @@ import {
   parseStatus,
 } from '../flow/companion';
 import { COMPANION_PATHS, STATUS_EVENT } from '../protocol/contract';
+import { COMPANION_TIMEOUT_MS, companionBase, companionRequest } from './companion-request';
 
-const TIMEOUT_MS = 20_000;
-
+/**
+ * `startedSession`: the answer to a session request already sent, the same one startSession would
+ * send (the script tag's loader sends it in the click, while the checkout's code is still on its
+ * way: src/widget/script-loader.ts). The first startSession reads it instead of asking again.
+ */
 export function createCompanionHttp(
   endpoint: string,
   fetcher: typeof fetch = fetch,
+  startedSession?: Promise<Response>,
 ): HttpCompanion {
-  // Absolute, so the card frame (a page of the companion's) can be framed from it.
-  const base = new URL(endpoint, document.baseURI).href.replace(/\/+$/, '');
+  const base = companionBase(endpoint);
   const origin = new URL(base).origin;
 
   async function call(
@@ -29,22 +33,19 @@ export function createCompanionHttp(
     body?: unknown,
   ): Promise<unknown> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+    const timer = setTimeout(() => controller.abort(), COMPANION_TIMEOUT_MS);
     let response: Response;
+    const started = path === COMPANION_PATHS.session ? startedSession : undefined;
+    if (started) startedSession = undefined;
     try {
-      response = await fetcher(base + path, {
-        method,
-        headers: {
-          accept: 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: controller.signal,
-      });
-    } catch {
+      response = await (started ??
+        fetcher(base + path, companionRequest(method, controller.signal, token, body)));
+    } catch (error) {
       throw new CompanionFailure(
-        controller.signal.aborted ? 'timeout' : 'network',
+        // The loader's request times out by AbortSignal.timeout, whose error is a TimeoutError.
+        controller.signal.aborted || (error as Error | null)?.name === 'TimeoutError'
+          ? 'timeout'
+          : 'network',
         'The checkout server could not be reached.',
       );
     } finally {

@@ -56,6 +56,15 @@ export function open(options: OpenOptions): CheckoutHandle {
 }
 
 /**
+ * The script tag's open, called by its loader (src/widget/script-loader.ts) once this code has
+ * arrived: the loader has checked the options and already sent the session request in the
+ * customer's click, so the session is not asked for twice nor after the code's download.
+ */
+export function openStarted(options: OpenOptions, session: Promise<Response>): CheckoutHandle {
+  return openCheckout(options, undefined, session);
+}
+
+/**
  * After a full-page redirect to the bank (where the browser blocked its window), the bank sends
  * the customer back to this page with `?paydrop_return=`: this opens the checkout again on that
  * payment, which ends as it would have in the window. Null when there is nothing to resume.
@@ -69,7 +78,11 @@ export async function resume(
   return saved && openCheckout({ ...options, endpoint: saved.endpoint, ...saved.target }, saved);
 }
 
-function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHandle {
+function openCheckout(
+  options: OpenOptions,
+  resumed?: SavedRedirect,
+  startedSession?: Promise<Response>,
+): CheckoutHandle {
   const checked = checkOptions(options);
   if (typeof document === 'undefined') {
     throw new Error(
@@ -89,7 +102,7 @@ function openCheckout(options: OpenOptions, resumed?: SavedRedirect): CheckoutHa
 
   const target =
     checked.order !== undefined ? { order: checked.order } : { link: checked.link as string };
-  const companion = createCompanionHttp(checked.endpoint);
+  const companion = createCompanionHttp(checked.endpoint, fetch, startedSession);
   const model = createCheckoutModel({
     companion,
     clock: browserClock,

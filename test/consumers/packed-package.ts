@@ -74,11 +74,12 @@ function build(stage: string): PackedPackage {
   cpSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
   cpSync(join(ROOT, 'README.md'), join(pkg, 'README.md'));
   const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
-  // The script tag's chunks (first: their build empties the folder) and its bundle, which names
-  // their folder, the server entries and the widget's ES module; the demo is not part of what is
+  // The script tag's chunks (first: their build empties the folder), its checkout (which names
+  // the folder after them and itself) and its loader, which names that folder, the server entries and the widget's ES module; the demo is not part of what is
   // tried. The server inlines the script files of the repository's dist/ (as it does the card
   // frame's), which npm test has just built from the same sources: the same bytes.
   run(bin('vite'), ['build', '--mode', 'chunks', '--outDir', dist, '--logLevel', 'error'], ROOT);
+  run(bin('vite'), ['build', '--mode', 'checkout', '--outDir', dist, '--logLevel', 'error'], ROOT);
   run(bin('vite'), ['build', '--outDir', dist, '--logLevel', 'error'], ROOT);
   run(bin('vite'), ['build', '--mode', 'node', '--outDir', dist, '--logLevel', 'error'], ROOT);
   run(bin('vite'), ['build', '--mode', 'esm', '--outDir', dist, '--logLevel', 'error'], ROOT);

@@ -38,12 +38,13 @@ describe('paydrop/dist/*', () => {
     ) as { script: string; chunks: string[] };
     const dist = join(packed.consumer, 'node_modules/paydrop/dist');
     expect(resolved.script).toBe(join(dist, 'paydrop.js'));
-    // fr, card, qr, transfer, outcomes, return, buttons
+    // checkout (which paydrop.js, the loader, imports), and the chunks it loads: fr, card, qr,
+    // transfer, outcomes, return (the buttons' click is the loader's own since issue 25)
     expect(resolved.chunks).toHaveLength(7);
     const script = readFileSync(resolved.script, 'utf8');
     for (const chunk of resolved.chunks) {
       expect(chunk.startsWith(`${dist}/paydrop-`)).toBe(true);
-      // paydrop.js names the chunks' folder; the chunk is a module of the folder.
+      // paydrop.js names the checkout's folder; each file is a module of the folder.
       const folder = chunk.slice(dist.length + 1).split('/')[0] ?? '';
       expect(script).toContain(`${folder}/`);
       expect(readFileSync(chunk, 'utf8')).toMatch(/\bexport\s*\{/);

@@ -158,13 +158,14 @@ describe('<script src="/api/checkout/paydrop.js" defer> is the whole install', (
     expect(await dialog(page).getAttribute('lang')).toBe('fr');
     await dialog(page).getByText('Numéro de compte').waitFor();
 
-    // Every script came from the mount: the entry, then French and the buttons' chunk beside it.
+    // Every script came from the mount: the loader, then the checkout, French and the transfer
+    // beside it.
     expect(scripts.every(({ url }) => url.origin === shop.url)).toBe(true);
     const paths = scripts.map(({ url }) => url.pathname);
     expect(paths[0]).toBe('/api/checkout/paydrop.js');
     const chunks = paths.flatMap((path) => CHUNK.exec(path)?.[1] ?? []);
     expect(chunks).toContain('fr');
-    expect(chunks).toContain('buttons');
+    expect(chunks).toContain('checkout');
     expect(chunks).toContain('transfer');
     expect(paths.filter((path) => !path.startsWith('/api/checkout/'))).toEqual([]);
     expect(
@@ -213,7 +214,7 @@ describe('<script src="/api/checkout/paydrop.js" defer> is the whole install', (
     const fromApi = scripts.filter(({ url }) => url.origin === api.url);
     expect(fromApi.length).toBe(scripts.length);
     expect(fromApi.map(({ url }) => CHUNK.exec(url.pathname)?.[1])).toEqual(
-      expect.arrayContaining(['fr', 'buttons', 'transfer']),
+      expect.arrayContaining(['checkout', 'fr', 'transfer']),
     );
     expect(fromApi.every(({ status }) => status === 200)).toBe(true);
     expect(errors).toEqual([]);

@@ -1,0 +1,121 @@
+/**
+ * The script tag's loader (issue 25): `window.Paydrop` as the page sees it before the checkout's
+ * code is here. The checkout (Preact, signals, the dialog: src/script-checkout.ts) is a module of
+ * its own, fetched when it is likely to be needed (src/embed.ts says when) or, at the latest, in
+ * the click; a page that loads the script tag pays for this file only.
+ *
+ * `open` is the checkout's own once it has arrived. Before that it checks the options (a bad one
+ * throws the same TypeError, and nothing is fetched), sends the session request at once, beside
+ * the checkout's download rather than after it, and returns a handle whose `result` and callbacks
+ * are the checkout's when it opens. Nothing here imports Preact or the checkout's code: only
+ * their types.
+ */
+import type { CheckoutFailure, CheckoutResult } from '../flow/checkout-step';
+import { COMPANION_PATHS, RETURN_PARAM } from '../protocol/contract';
+import { COMPANION_TIMEOUT_MS, companionBase, companionRequest } from './companion-request';
+import type { CheckoutHandle } from './open';
+import { checkOptions, type OpenOptions } from './options';
+
+/** What the checkout module gives the loader. */
+type CheckoutModule = typeof import('../script-checkout');
+
+/** `window.Paydrop`: the same for a page whether or not the checkout's code has arrived. */
+export interface ScriptPaydrop {
+  readonly open: (options: OpenOptions) => CheckoutHandle;
+  readonly resume: CheckoutModule['resume'];
+  readonly version: string;
+}
+
+export interface Loader {
+  readonly paydrop: ScriptPaydrop;
+  /** Fetches the checkout (once; a failed fetch may be tried again). */
+  readonly load: () => Promise<CheckoutModule>;
+}
+
+/** `checkoutUrl`: the checkout module's absolute URL (paydrop-<hash>/checkout.js). */
+export function createLoader(checkoutUrl: string, version: string): Loader {
+  let loading: Promise<CheckoutModule> | undefined;
+  let checkout: CheckoutModule | undefined;
+  // Opened before the checkout arrived: opening again returns it, as the checkout's open does.
+  let waiting: CheckoutHandle | undefined;
+
+  function load(): Promise<CheckoutModule> {
+    if (!loading) {
+      loading = (import(/* @vite-ignore */ checkoutUrl) as Promise<CheckoutModule>).then(
+        (module) => {
+          checkout = module;
+          return module;
+        },
+      );
+      loading.catch(() => {
+        loading = undefined;
+      });
+    }
+    return loading;
+  }
+
+  function open(options: OpenOptions): CheckoutHandle {
+    if (checkout) return checkout.open(options);
+    const checked = checkOptions(options);
+    if (waiting) return waiting;
+    const target =
+      checked.order !== undefined ? { order: checked.order } : { link: checked.link as string };
+    // The request the checkout's first startSession would send (companion-http.ts reads it).
+    const session = fetch(
+      companionBase(checked.endpoint) + COMPANION_PATHS.session,
+      companionRequest('POST', AbortSignal.timeout(COMPANION_TIMEOUT_MS), undefined, target),
+    );
+    // Its failure is the checkout's to report, once it reads it.
+    session.catch(() => {});
+
+    let settle: (result: CheckoutResult) => void = () => {};
+    const result = new Promise<CheckoutResult>((resolve) => {
+      settle = resolve;
+    });
+    let opened: CheckoutHandle | undefined;
+    let ended = false;
+    function end(final: CheckoutResult): void {
+      ended = true;
+      waiting = undefined;
+      checked.onClose?.(final);
+      settle(final);
+    }
+    const handle: CheckoutHandle = {
+      close: () => {
+        if (opened) opened.close();
+        else if (!ended) end({ status: 'cancelled' });
+      },
+      result,
+    };
+    waiting = handle;
+    load().then(
+      (module) => {
+        if (ended) return;
+        waiting = undefined;
+        opened = module.openStarted(checked, session);
+        opened.result.then(settle);
+      },
+      (error: unknown) => {
+        if (ended) return;
+        console.error(error);
+        const failure: CheckoutFailure = {
+          code: 'network',
+          message: 'The checkout could not be loaded.',
+        };
+        checked.onFailure?.(failure);
+        end({ status: 'failed', error: failure, payment: null });
+      },
+    );
+    return handle;
+  }
+
+  async function resume(
+    options?: Parameters<CheckoutModule['resume']>[0],
+  ): Promise<CheckoutHandle | null> {
+    // Nothing to resume: no need for the checkout's code.
+    if (!location.search.includes(`${RETURN_PARAM}=`)) return null;
+    return (await load()).resume(options);
+  }
+
+  return { paydrop: { open, resume, version }, load };
+}
