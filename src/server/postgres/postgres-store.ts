@@ -86,6 +86,12 @@ const SWEEP_EVERY = 256;
 const MIN_SERVER_VERSION = 120000;
 /** The listener's wait before reconnecting, doubled per failure up to the maximum, in ms. */
 const RECONNECT_MS = [100, 200, 500, 1000, 2000, 5000];
+/**
+ * How often the listening connection is asked `SELECT 1`: a connection cut without a word (a
+ * NAT or proxy dropping it idle) hears no notification and reports no error, so without this it
+ * would stay deaf until TCP keepalive noticed, hours later by default.
+ */
+const HEARTBEAT_MS = 15_000;
 
 /**
  * SQLSTATE classes and codes that mean "not now" rather than a bug: the connection lost (08),
@@ -408,7 +414,24 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
   let listenerClient: pg.Client | undefined;
   let listening: Promise<void> | undefined;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let dropListener: (() => void) | undefined;
   let failures = 0;
+
+  /** No answer within the command timeout, or an error: the connection is treated as lost. */
+  function beat(): void {
+    const client = listenerClient;
+    const drop = dropListener;
+    if (!client || !drop) return;
+    const timer = setTimeout(drop, timeoutMs);
+    client.query('SELECT 1').then(
+      () => clearTimeout(timer),
+      () => {
+        clearTimeout(timer);
+        drop();
+      },
+    );
+  }
 
   function onNotification(message: pg.Notification): void {
     if (message.channel !== CHANNEL || !message.payload) return;
@@ -450,6 +473,11 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
         return;
       }
       listenerClient = client;
+      dropListener = lost;
+      if (!heartbeat) {
+        heartbeat = setInterval(beat, HEARTBEAT_MS);
+        heartbeat.unref?.();
+      }
       const reconnected = failures > 0;
       failures = 0;
       // Anything appended while there was no listening connection is read from the table now.
@@ -732,6 +760,7 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
       closed = true;
       watched.clear();
       if (reconnectTimer) clearTimeout(reconnectTimer);
+      if (heartbeat) clearInterval(heartbeat);
       const client = listenerClient;
       listenerClient = undefined;
       const ending: Array<Promise<unknown>> = [];
