@@ -6,7 +6,8 @@
  * Run on the memory store (one instance) and, issue 22, on two instances on one PostgreSQL
  * database (a real server started here): webhooks to one, the customers' calls alternating.
  * `BENCH_CHAOS_SEED` replays a run; `BENCH_CHAOS_SIZE` changes its size; `BENCH_CHAOS_STORES`
- * picks the runs (default `memory,postgres`).
+ * picks the runs (default `memory,postgres`); `PAYDROP_CHAOS_LOG=1` prints the companions'
+ * warnings and errors.
  */
 import type { CheckoutStore } from '../src/server';
 import { type ChaosReport, runChaos } from '../test/helpers/chaos';

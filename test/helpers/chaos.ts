@@ -63,6 +63,16 @@ const KINDS: readonly Kind[] = [
   'link-card',
 ];
 
+/** Quiet, or with PAYDROP_CHAOS_LOG set, the companions' warnings and errors on stderr. */
+const chaosLogger = process.env.PAYDROP_CHAOS_LOG
+  ? {
+      warn: (message: string, details?: unknown) =>
+        console.error(`warn ${message} ${JSON.stringify(details ?? {})}`),
+      error: (message: string, details?: unknown) =>
+        console.error(`error ${message} ${JSON.stringify(details ?? {})}`),
+    }
+  : { warn: () => {}, error: () => {} };
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** mulberry32, as the sandbox's faults: a run is replayed from its seed. */
@@ -128,7 +138,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       onPayoutOutcome: (outcome) => {
         payoutOutcomes.push({ outcome, at: Date.now() });
       },
-      logger: { warn: () => {}, error: () => {} },
+      logger: chaosLogger,
       ...(options.store ? { store: options.store } : {}),
     },
     { webhookRetryDelaysMs: [100, 200, 400, 800, 1600, 3200, 6400] },
@@ -153,7 +163,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         onPayoutOutcome: (outcome) => {
           payoutOutcomes.push({ outcome, at: Date.now() });
         },
-        logger: { warn: () => {}, error: () => {} },
+        logger: chaosLogger,
         store: options.secondStore,
       });
     // Links are made before the faults start: the merchant's back office, not the customer.
