@@ -34,6 +34,12 @@ interface PostgresStoreCommonOptions {
   readonly commandTimeoutMs?: number | undefined;
   /** Connections in the pool the store opens from `url`, besides its listener. Default 10. */
   readonly maxConnections?: number | undefined;
+  /**
+   * Named prepared statements (default true): each connection parses and plans a statement once,
+   * which saves about a third of a simple statement's time. Set false behind a pooler that cannot
+   * keep them (PgBouncer in transaction mode before 1.21, or without `max_prepared_statements`).
+   */
+  readonly preparedStatements?: boolean | undefined;
   /** The clock used for expiry and leases (tests). Default `Date.now`. */
   readonly now?: (() => number) | undefined;
 }
@@ -103,6 +109,19 @@ const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3]|57014|40001|40P01|25006)/;
 /** Node's socket errors and pg's own words for a connection that went away or timed out. */
 const TRANSIENT_MESSAGE =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|cannot connect to PostgreSQL/;
+
+/**
+ * A prepared statement's name, from its text (FNV-1a): the same in every store object, so two
+ * stores sharing a pool never give one name to two texts on a connection.
+ */
+function statementName(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `paydrop_${hash.toString(36)}`;
+}
 
 function isOutage(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 4; depth++) {
@@ -176,6 +195,8 @@ function checkOptions(options: PostgresStoreOptions): void {
   }
   if (options.now !== undefined && typeof options.now !== 'function')
     throw new TypeError(`${WHERE}: now must be a function returning epoch ms`);
+  if (options.preparedStatements !== undefined && typeof options.preparedStatements !== 'boolean')
+    throw new TypeError(`${WHERE}: preparedStatements must be true or false`);
 }
 
 /** Where the database is, for messages: host, port and database, never the password. */
@@ -247,6 +268,7 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
   const streamTtlMs = options.streamTtlMs ?? 24 * 3600 * 1000;
   const timeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
   const owned = options.pool === undefined;
+  const prepared = options.preparedStatements ?? true;
   const pool =
     options.pool ??
     new pg.Pool({
@@ -332,7 +354,9 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
     usable();
     await ready();
     usable();
-    return pool.query<Row>(text, values);
+    return pool.query<Row>(
+      prepared ? { name: statementName(text), text, values } : { text, values },
+    );
   }
 
   function wrote(): void {
