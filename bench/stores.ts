@@ -42,6 +42,10 @@ if (process.env.BENCH_STORE_ROLE === 'companion') {
     baseUrl: process.env.SANDBOX_URL ?? '',
     resolveOrder: () => ({ amountMinor: 250_050, currency: 'NGN', description: 'bench' }),
     logger: { warn: () => {}, error: console.error },
+    // A thousand customers played from one loopback address: no per-address limits (issue 20),
+    // which a real shop's customers would not meet this way (and which stopped this bench at
+    // 429 after a few hundred payments).
+    clientAddress: () => null,
     store,
   });
   const running = await serve(checkout);
@@ -121,17 +125,19 @@ async function main(): Promise<void> {
         SANDBOX_SECRET_KEY: secretKey,
       });
       const companion = `${companionProcess.url}/api/checkout`;
-      const post = async (path: string, body: unknown, token?: string) =>
-        (await (
-          await fetch(`${companion}${path}`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              ...(token ? { authorization: `Bearer ${token}` } : {}),
-            },
-            body: JSON.stringify(body),
-          })
-        ).json()) as { token: string; payment: { reference: string } };
+      const post = async (path: string, body: unknown, token?: string) => {
+        const response = await fetch(`${companion}${path}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+        if (!response.ok)
+          throw new Error(`${kind}: ${path} answered ${response.status}: ${await response.text()}`);
+        return (await response.json()) as { token: string; payment: { reference: string } };
+      };
       const payments: Array<{ token: string; reference: string }> = [];
       for (let index = 0; index < CALLS + 50; index++) {
         const session = await post('/session', { order: `bench-${kind}-${index}` });
@@ -236,6 +242,7 @@ async function inProcess(calls: number, secretKey: string): Promise<void> {
         resolveOrder: () => ({ amountMinor: 250_050, currency: 'NGN', description: 'bench' }),
         logger: { warn: () => {}, error: console.error },
         fetch: (input, init) => sandbox(new Request(input, init)),
+        clientAddress: () => null,
         store,
       });
       const call = async (path: string, init: RequestInit = {}) => {
