@@ -533,6 +533,14 @@ describe.runIf(hasPostgresServer())('PostgreSQL store', () => {
     await short.set('k', 1, 1000);
     expect(await short.get('k')).toBe(1);
     await short.close();
+    // Without named statements, for a pooler that cannot keep them: the same answers.
+    const unprepared = createPostgresStore({ url, preparedStatements: false });
+    expect(await unprepared.add('k2', 2, 60_000)).toBe(true);
+    expect(await unprepared.get('k2')).toBe(2);
+    await unprepared.close();
+    expect(() =>
+      createPostgresStore({ url, preparedStatements: 'yes' as unknown as boolean }),
+    ).toThrow(/preparedStatements must be true or false/);
   });
 
   it('hears again, and catches up, after its listening connection is cut', async () => {
