@@ -21,7 +21,8 @@ import { defineConfig, type Plugin, type UserConfig } from 'vite';
  * - esm: dist/index.js, the widget for `import { open } from 'paydrop'`, and dist/react.js,
  *   `paydrop/react`'s PayButton and usePaydrop around it;
  * - node: dist/server.js, dist/sandbox.js and dist/protocol.js for Node and other servers, the
- *   Node adapters dist/server-node.js, and the stores dist/server-sqlite.js and dist/server-redis.js:
+ *   Node adapters dist/server-node.js, and the stores dist/server-sqlite.js, dist/server-redis.js
+ *   and dist/server-postgres.js:
  *   each entry paydrop/a/b is dist/a-b.js, its types dist/types/a/b/index.d.ts (package.json);
  *   for require(), dist/a-b.cjs hands over dist/a-b.js, its types beside as index.d.cts.
  */
@@ -340,6 +341,7 @@ export default defineConfig(({ mode }): UserConfig => {
               'server-node',
               'server-sqlite',
               'server-redis',
+              'server-postgres',
               'sandbox',
               'protocol',
               'index',
@@ -370,10 +372,11 @@ export default defineConfig(({ mode }): UserConfig => {
             'sandbox-cli': 'src/sandbox/cli.ts',
             'server-sqlite': 'src/server/sqlite/index.ts',
             'server-redis': 'src/server/redis/index.ts',
+            'server-postgres': 'src/server/postgres/index.ts',
           },
           output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
           // The stores' drivers are optional peers, loaded from the merchant's node_modules.
-          external: [...node, ...dependencies, /^better-sqlite3/, /^ioredis/],
+          external: [...node, ...dependencies, /^better-sqlite3/, /^ioredis/, /^pg($|\/)/],
         },
       },
     };

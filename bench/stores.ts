@@ -1,12 +1,13 @@
 /**
  * The latency the companion adds to a forwarded call with each store, side by side in one run:
- * memory, SQLite (a file in a temp folder, WAL) and Redis (a real redis-server on loopback).
+ * memory, SQLite (a file in a temp folder, WAL), Redis (a real redis-server on loopback) and
+ * PostgreSQL (a real server on loopback, initdb in a temp folder, as the tests start it).
  * As in bench/companion.ts: GET /status through the companion against the same status call made
  * straight to the sandbox, interleaved, each reference asked once so the companion's one-second
  * status cache never answers for the provider. The sandbox, each companion and this client run in
  * processes of their own.
  * Budgets (DESIGN.md): added median under 1 ms with memory (p99 5 ms), 1.5 ms with SQLite, 2 ms
- * with Redis.
+ * with Redis and PostgreSQL.
  *
  * This file is also the companion: run with BENCH_STORE_ROLE=companion it serves one.
  */
@@ -16,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_TEST_KEY } from '../src/sandbox';
 
-type StoreKind = 'memory' | 'sqlite' | 'redis';
+type StoreKind = 'memory' | 'sqlite' | 'redis' | 'postgres';
 
 if (process.env.BENCH_STORE_ROLE === 'companion') {
   const { serve } = await import('../src/node/serve');
@@ -31,12 +32,20 @@ if (process.env.BENCH_STORE_ROLE === 'companion') {
         ? (await import('../src/server/redis')).createRedisStore({
             url: process.env.BENCH_REDIS_URL ?? '',
           })
-        : createMemoryStore();
+        : kind === 'postgres'
+          ? (await import('../src/server/postgres')).createPostgresStore({
+              url: process.env.BENCH_POSTGRES_URL ?? '',
+            })
+          : createMemoryStore();
   const checkout = createCheckoutHandler({
     secretKey: process.env.SANDBOX_SECRET_KEY ?? '',
     baseUrl: process.env.SANDBOX_URL ?? '',
     resolveOrder: () => ({ amountMinor: 250_050, currency: 'NGN', description: 'bench' }),
     logger: { warn: () => {}, error: console.error },
+    // A thousand customers played from one loopback address: no per-address limits (issue 20),
+    // which a real shop's customers would not meet this way (and which stopped this bench at
+    // 429 after a few hundred payments).
+    clientAddress: () => null,
     store,
   });
   const running = await serve(checkout);
@@ -54,6 +63,7 @@ if (process.env.BENCH_STORE_ROLE === 'companion') {
 
 async function main(): Promise<void> {
   const { hasRedisServer, startRedis } = await import('../test/helpers/redis');
+  const { hasPostgresServer, startPostgres } = await import('../test/helpers/postgres');
   const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
   const secretKey = SANDBOX_TEST_KEY;
 
@@ -95,8 +105,12 @@ async function main(): Promise<void> {
   const sandbox = await start('src/sandbox/cli.ts', { PORT: '0', SANDBOX_SECRET_KEY: secretKey });
   const folder = mkdtempSync(join(tmpdir(), 'paydrop-bench-'));
   const redis = hasRedisServer() ? await startRedis() : undefined;
-  const kinds: StoreKind[] = redis ? ['memory', 'sqlite', 'redis'] : ['memory', 'sqlite'];
-  const budgets: Record<StoreKind, number> = { memory: 1, sqlite: 1.5, redis: 2 };
+  const postgres = hasPostgresServer() ? await startPostgres() : undefined;
+  const postgresUrl = postgres ? await postgres.createDatabase('bench') : '';
+  const kinds: StoreKind[] = ['memory', 'sqlite'];
+  if (redis) kinds.push('redis');
+  if (postgres) kinds.push('postgres');
+  const budgets: Record<StoreKind, number> = { memory: 1, sqlite: 1.5, redis: 2, postgres: 2 };
   const rows: Array<{ kind: StoreKind; direct: number[]; companion: number[] }> = [];
 
   try {
@@ -106,21 +120,24 @@ async function main(): Promise<void> {
         BENCH_STORE: kind,
         BENCH_SQLITE_PATH: join(folder, 'checkout.db'),
         BENCH_REDIS_URL: redis?.url ?? '',
+        BENCH_POSTGRES_URL: postgresUrl,
         SANDBOX_URL: sandbox.url,
         SANDBOX_SECRET_KEY: secretKey,
       });
       const companion = `${companionProcess.url}/api/checkout`;
-      const post = async (path: string, body: unknown, token?: string) =>
-        (await (
-          await fetch(`${companion}${path}`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              ...(token ? { authorization: `Bearer ${token}` } : {}),
-            },
-            body: JSON.stringify(body),
-          })
-        ).json()) as { token: string; payment: { reference: string } };
+      const post = async (path: string, body: unknown, token?: string) => {
+        const response = await fetch(`${companion}${path}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+        if (!response.ok)
+          throw new Error(`${kind}: ${path} answered ${response.status}: ${await response.text()}`);
+        return (await response.json()) as { token: string; payment: { reference: string } };
+      };
       const payments: Array<{ token: string; reference: string }> = [];
       for (let index = 0; index < CALLS + 50; index++) {
         const session = await post('/session', { order: `bench-${kind}-${index}` });
@@ -153,6 +170,7 @@ async function main(): Promise<void> {
   } finally {
     await stopped(sandbox.child);
     await redis?.stop();
+    await postgres?.stop();
     rmSync(folder, { recursive: true, force: true });
   }
 
@@ -175,6 +193,7 @@ async function main(): Promise<void> {
     );
   }
   if (!redis) console.log('  redis    skipped: no redis-server (set REDIS_SERVER)');
+  if (!postgres) console.log('  postgres skipped: no PostgreSQL (set POSTGRES_BIN)');
   console.log(`  ${within ? 'within budget' : 'OVER BUDGET'}`);
   await inProcess(CALLS, secretKey);
 }
@@ -190,13 +209,24 @@ async function inProcess(calls: number, secretKey: string): Promise<void> {
   const { createCheckoutHandler, createMemoryStore } = await import('../src/server');
   const { createSqliteStore } = await import('../src/server/sqlite');
   const { createRedisStore } = await import('../src/server/redis');
+  const { createPostgresStore } = await import('../src/server/postgres');
   const { hasRedisServer, startRedis } = await import('../test/helpers/redis');
+  const { hasPostgresServer, startPostgres } = await import('../test/helpers/postgres');
   const folder = mkdtempSync(join(tmpdir(), 'paydrop-bench-'));
   const redis = hasRedisServer() ? await startRedis() : undefined;
+  const postgres = hasPostgresServer() ? await startPostgres() : undefined;
   const stores = [
     ['memory', createMemoryStore()],
     ['sqlite', createSqliteStore({ path: join(folder, 'in-process.db') })],
     ...(redis ? [['redis', createRedisStore({ url: redis.url })] as const] : []),
+    ...(postgres
+      ? [
+          [
+            'postgres',
+            createPostgresStore({ url: await postgres.createDatabase('in_process') }),
+          ] as const,
+        ]
+      : []),
   ] as const;
   const median = (times: number[]) => {
     const sorted = [...times].sort((a, b) => a - b);
@@ -212,6 +242,7 @@ async function inProcess(calls: number, secretKey: string): Promise<void> {
         resolveOrder: () => ({ amountMinor: 250_050, currency: 'NGN', description: 'bench' }),
         logger: { warn: () => {}, error: console.error },
         fetch: (input, init) => sandbox(new Request(input, init)),
+        clientAddress: () => null,
         store,
       });
       const call = async (path: string, init: RequestInit = {}) => {
@@ -265,6 +296,7 @@ async function inProcess(calls: number, secretKey: string): Promise<void> {
     }
   } finally {
     await redis?.stop();
+    await postgres?.stop();
     rmSync(folder, { recursive: true, force: true });
   }
 }

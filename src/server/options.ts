@@ -354,7 +354,7 @@ function checkStore(store: CheckoutStore | undefined): void {
   if (store === undefined) {
     if (isProduction()) {
       throw new TypeError(
-        "store is required under NODE_ENV=production, or outcomes are lost on a restart: createSqliteStore({ path }) from 'paydrop/server/sqlite' for one instance, createRedisStore({ url }) from 'paydrop/server/redis' for several (createMemoryStore() only if losing them is fine).",
+        "store is required under NODE_ENV=production, or outcomes are lost on a restart: createSqliteStore({ path }) from 'paydrop/server/sqlite' for one instance, createPostgresStore({ url }) from 'paydrop/server/postgres' (recommended) or createRedisStore({ url }) from 'paydrop/server/redis' for several (createMemoryStore() only if losing them is fine).",
       );
     }
     return;
@@ -366,7 +366,7 @@ function checkStore(store: CheckoutStore | undefined): void {
     STORE_METHODS.some((name) => typeof methods[name] !== 'function')
   ) {
     throw new TypeError(
-      'store must be a CheckoutStore: createSqliteStore, createRedisStore or createMemoryStore.',
+      'store must be a CheckoutStore: createSqliteStore, createPostgresStore, createRedisStore or createMemoryStore.',
     );
   }
 }

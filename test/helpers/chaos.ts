@@ -6,8 +6,16 @@
  * errors, adopt the earlier payment the companion answers with (`already_paid`,
  * `payment_pending`), ask `/status` after a finalize error. Then it counts what went wrong.
  */
-import type { CheckoutStore, PaymentOutcome, PayoutOutcome } from '../../src/server';
-import { type CompanionRig, companionCall, startCompanion } from './companion';
+import { serve } from '../../src/node/serve';
+import {
+  type CheckoutHandler,
+  type CheckoutHandlerOptions,
+  type CheckoutStore,
+  createCheckoutHandler,
+  type PaymentOutcome,
+  type PayoutOutcome,
+} from '../../src/server';
+import { type CompanionRig, companionCall, ORDERS, startCompanion } from './companion';
 import { call, fundTransfer, testCard } from './sandbox';
 
 export interface ChaosOptions {
@@ -22,6 +30,12 @@ export interface ChaosOptions {
   readonly timeoutMs?: number;
   /** The companion's store (issue 10: the same run on SQLite and Redis); default in memory. */
   readonly store?: CheckoutStore;
+  /**
+   * A second companion instance on this store object on the same data (issue 22: two instances
+   * on one PostgreSQL database). Webhooks go to the first; the customers' calls alternate between
+   * the two, so a payment begun on one is finished, watched or reconciled on the other.
+   */
+  readonly secondStore?: CheckoutStore;
 }
 
 export interface ChaosReport {
@@ -48,6 +62,16 @@ const KINDS: readonly Kind[] = [
   'link-transfer',
   'link-card',
 ];
+
+/** Quiet, or with PAYDROP_CHAOS_LOG set, the companions' warnings and errors on stderr. */
+const chaosLogger = process.env.PAYDROP_CHAOS_LOG
+  ? {
+      warn: (message: string, details?: unknown) =>
+        console.error(`warn ${message} ${JSON.stringify(details ?? {})}`),
+      error: (message: string, details?: unknown) =>
+        console.error(`error ${message} ${JSON.stringify(details ?? {})}`),
+    }
+  : { warn: () => {}, error: () => {} };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -114,18 +138,34 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       onPayoutOutcome: (outcome) => {
         payoutOutcomes.push({ outcome, at: Date.now() });
       },
-      logger: { warn: () => {}, error: () => {} },
+      logger: chaosLogger,
       ...(options.store ? { store: options.store } : {}),
     },
     { webhookRetryDelaysMs: [100, 200, 400, 800, 1600, 3200, 6400] },
   );
   let ticking = true;
+  let second: SecondInstance | undefined;
+  let calls = 0;
   const companion = (method: string, path: string, body?: unknown, token?: string) =>
-    companionCall(rig, method, path, {
+    companionCall(second && calls++ % 2 ? { ...rig, url: second.url } : rig, method, path, {
       ...(body === undefined ? {} : { body }),
       ...(token ? { token } : {}),
     }).catch(() => ({ status: 0, headers: new Headers(), body: undefined, text: '' }));
   try {
+    if (options.secondStore)
+      second = await startSecondInstance(rig, {
+        resolveLink: (alias) => links.get(alias) ?? null,
+        timeouts: { providerMs: 800 },
+        clientAddress: () => null,
+        onPaymentOutcome: (outcome) => {
+          paymentOutcomes.push({ outcome, at: Date.now() });
+        },
+        onPayoutOutcome: (outcome) => {
+          payoutOutcomes.push({ outcome, at: Date.now() });
+        },
+        logger: chaosLogger,
+        store: options.secondStore,
+      });
     // Links are made before the faults start: the merchant's back office, not the customer.
     const checkouts: Checkout[] = [];
     for (let index = 0; index < options.checkouts; index++) {
@@ -180,6 +220,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const ticker = (async () => {
       while (ticking) {
         await rig.advance(1).catch(() => undefined);
+        await second?.advance(1).catch(() => undefined);
         await pause(100);
       }
     })();
@@ -359,6 +400,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     ticking = false;
     await ticker;
     await rig.handler.idle();
+    await second?.handler.idle();
 
     // The count.
     const lost: string[] = [];
@@ -444,6 +486,49 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     };
   } finally {
     ticking = false;
+    await second?.close();
     await rig.close();
   }
+}
+
+interface SecondInstance {
+  readonly url: string;
+  readonly handler: CheckoutHandler;
+  /** Its clock `seconds` forward (the first's advance moves the sandbox's), then its due work. */
+  advance(seconds: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Another companion in front of the rig's sandbox, as a second instance behind a balancer. */
+async function startSecondInstance(
+  rig: CompanionRig,
+  overrides: Partial<CheckoutHandlerOptions>,
+): Promise<SecondInstance> {
+  let offsetMs = 0;
+  const handler = createCheckoutHandler({
+    secretKey: rig.sandbox.secretKey,
+    baseUrl: rig.sandbox.url,
+    resolveOrder: (id) => ORDERS[id.split(':')[0] ?? ''] ?? null,
+    cardEntry: 'direct',
+    fetch: (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      rig.providerCalls.push({ method: init?.method ?? 'GET', path: url.pathname + url.search });
+      return fetch(input, init);
+    },
+    now: () => Date.now() + offsetMs,
+    ...overrides,
+  });
+  const running = await serve(handler);
+  return {
+    url: `${running.url}/api/checkout`,
+    handler,
+    async advance(seconds) {
+      offsetMs += seconds * 1000;
+      await handler.runDue();
+    },
+    async close() {
+      handler.close();
+      await running.close();
+    },
+  };
 }

@@ -1,8 +1,8 @@
 /**
  * One companion in a process of its own, for the tests that kill it (SIGKILL) and start it again
- * on the same store, or run two of them on one Redis. Started by `startCompanionProcess`
- * (companion-process.ts); configured by its environment:
- *   PAYDROP_TEST_STORE   sqlite:<path> | redis:<url> | memory
+ * on the same store, or run two of them on one Redis or PostgreSQL. Started by
+ * `startCompanionProcess` (companion-process.ts); configured by its environment:
+ *   PAYDROP_TEST_STORE   sqlite:<path> | redis:<url> | postgres:<url> | memory
  *   SANDBOX_URL, SANDBOX_SECRET_KEY   the provider (a sandbox that outlives this process)
  *   PORT                 0 for a free one; the same port again after a restart keeps the
  *                        sandbox's webhook URL valid
@@ -12,6 +12,7 @@
  */
 import { serve } from '../../src/node/serve';
 import { type CheckoutStore, createCheckoutHandler, createMemoryStore } from '../../src/server';
+import { createPostgresStore } from '../../src/server/postgres';
 import { createRedisStore } from '../../src/server/redis';
 import { createSqliteStore } from '../../src/server/sqlite';
 
@@ -27,7 +28,9 @@ const store: CheckoutStore = spec.startsWith('sqlite:')
   ? createSqliteStore({ path: spec.slice('sqlite:'.length) })
   : spec.startsWith('redis:')
     ? createRedisStore({ url: spec.slice('redis:'.length) })
-    : createMemoryStore();
+    : spec.startsWith('postgres:')
+      ? createPostgresStore({ url: spec.slice('postgres:'.length) })
+      : createMemoryStore();
 
 let clockOffsetMs = Number(process.env.PAYDROP_TEST_CLOCK_OFFSET_MS ?? 0) || 0;
 

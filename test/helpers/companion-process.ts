@@ -41,7 +41,7 @@ export interface CompanionProcess {
 }
 
 export async function startCompanionProcess(options: {
-  /** `sqlite:<path>`, `redis:<url>` or `memory`. */
+  /** `sqlite:<path>`, `redis:<url>`, `postgres:<url>` (e.g. `postgres:postgres://…`) or `memory`. */
   readonly store: string;
   readonly sandbox: { readonly url: string; readonly secretKey: string };
   /** 0 (default) for a free port; a killed process's port to take its place. */

@@ -21,6 +21,7 @@ const ENTRIES = [
   'paydrop/server/node',
   'paydrop/server/sqlite',
   'paydrop/server/redis',
+  'paydrop/server/postgres',
   'paydrop/sandbox',
   'paydrop/protocol',
   'paydrop/react',

@@ -1,5 +1,6 @@
 // The chaos run of issue 9 (test/node/server/chaos.test.ts runs it on memory) on the durable
-// stores of issue 10: a SQLite file and a real redis-server. Checkouts of every channel and
+// stores of issue 10: a SQLite file and a real redis-server; and issue 22's PostgreSQL, a real
+// server, with two companion instances on one database (webhooks to one, customers on both). Checkouts of every channel and
 // payouts, 20 % of provider calls faulted, webhooks duplicated and reordered: each ends in its
 // right outcome, reported once, no order charged twice. Fewer of each than the memory run, to
 // keep the file's time reasonable on a shared machine (PAYDROP_CHAOS_COUNT for more); seeded, a
@@ -9,25 +10,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CheckoutStore } from '../../../src/server';
+import { createPostgresStore } from '../../../src/server/postgres';
 import { createRedisStore } from '../../../src/server/redis';
 import { createSqliteStore } from '../../../src/server/sqlite';
 import { runChaos } from '../../helpers/chaos';
+import { hasPostgresServer, type RunningPostgres, startPostgres } from '../../helpers/postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 
 const COUNT = Number(process.env.PAYDROP_CHAOS_COUNT ?? 100);
 
 let folder = '';
 let redis: RunningRedis | undefined;
+let postgres: RunningPostgres | undefined;
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'paydrop-chaos-'));
   if (hasRedisServer()) redis = await startRedis();
-});
+  if (hasPostgresServer()) postgres = await startPostgres();
+}, 60_000);
 afterAll(async () => {
   await redis?.stop();
+  await postgres?.stop();
   rmSync(folder, { recursive: true, force: true });
 });
 
-async function chaosOn(store: CheckoutStore) {
+async function chaosOn(store: CheckoutStore, secondStore?: CheckoutStore) {
   const seed = Number(process.env.PAYDROP_CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
   try {
     const report = await runChaos({
@@ -36,6 +42,7 @@ async function chaosOn(store: CheckoutStore) {
       seed,
       faultChance: 0.2,
       store,
+      ...(secondStore ? { secondStore } : {}),
       timeoutMs: 40_000,
     });
     const problems = { lost: report.lost, doubled: report.doubled, wrong: report.wrong };
@@ -46,6 +53,7 @@ async function chaosOn(store: CheckoutStore) {
     });
   } finally {
     await store.close();
+    await secondStore?.close();
   }
 }
 
@@ -57,6 +65,15 @@ it.skipIf(!hasRedisServer())(
   `${COUNT} checkouts and ${COUNT} payouts under 20 % faults on Redis: nothing lost, doubled or wrong`,
   async () => {
     await chaosOn(createRedisStore({ url: (redis as RunningRedis).url }));
+  },
+  90_000,
+);
+
+it.skipIf(!hasPostgresServer())(
+  `${COUNT} checkouts and ${COUNT} payouts under 20 % faults on two instances on one PostgreSQL database: nothing lost, doubled or wrong`,
+  async () => {
+    const url = await (postgres as RunningPostgres).createDatabase('chaos');
+    await chaosOn(createPostgresStore({ url }), createPostgresStore({ url }));
   },
   90_000,
 );

@@ -1,5 +1,6 @@
 // Issue 10: the companion killed with SIGKILL in the middle of payments and started again on the
-// same SQLite file forgets nothing. A transfer with a browser waiting, a bank payment between the
+// same SQLite file forgets nothing; issue 22: the same on one PostgreSQL database (a real server
+// started here). A transfer with a browser waiting, a bank payment between the
 // bank's page and the return, a card at its challenge; payments completed while it was down and
 // one reported just before the crash: every outcome is reported exactly once, with its order, the
 // waiting browser's stream resumes from its Last-Event-ID, a new session for the paid order says
@@ -11,21 +12,25 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { beginPayment, callCompanion } from '../../helpers/companion-http';
 import { type CompanionProcess, startCompanionProcess } from '../../helpers/companion-process';
 import { type EventStream, openEventStream } from '../../helpers/event-stream';
+import { hasPostgresServer, type RunningPostgres, startPostgres } from '../../helpers/postgres';
 import { type Sandbox, startSandbox, testCard } from '../../helpers/sandbox';
 
 let folder = '';
+// Each store's run has a sandbox of its own: its clock moves with that run's companions.
 let sandbox: Sandbox;
+const sandboxes: Sandbox[] = [];
+let postgres: RunningPostgres | undefined;
 const processes: CompanionProcess[] = [];
 const streams: EventStream[] = [];
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'paydrop-restart-'));
-  sandbox = await startSandbox();
 });
 afterAll(async () => {
   for (const stream of streams) await stream.close();
   for (const companion of processes) await companion.kill();
-  await sandbox?.close();
+  for (const each of sandboxes) await each.close();
+  await postgres?.stop();
   rmSync(folder, { recursive: true, force: true });
 });
 
@@ -36,9 +41,10 @@ async function control(method: string, path: string, body?: unknown) {
   return text ? JSON.parse(text) : undefined;
 }
 
-async function start(path: string, previous?: CompanionProcess): Promise<CompanionProcess> {
+/** `store`: as startCompanionProcess takes it (`sqlite:<path>`, `postgres:<url>`). */
+async function start(store: string, previous?: CompanionProcess): Promise<CompanionProcess> {
   const companion = await startCompanionProcess({
-    store: `sqlite:${path}`,
+    store,
     sandbox,
     ...(previous ? { port: previous.port, clockOffsetMs: previous.clockOffsetMs } : {}),
   });
@@ -55,9 +61,10 @@ async function advance(companion: CompanionProcess, seconds: number) {
 const outcomesOf = (...companions: CompanionProcess[]) =>
   companions.flatMap((companion) => companion.paymentOutcomes);
 
-it('forgets nothing when killed with SIGKILL mid-payment and started again on its SQLite file', async () => {
-  const path = join(folder, 'checkout.db');
-  const first = await start(path);
+async function forgetsNothing(store: string): Promise<void> {
+  sandbox = await startSandbox();
+  sandboxes.push(sandbox);
+  const first = await start(store);
   await control('POST', '/__sandbox/config', { webhookUrl: `${first.url}/webhooks` });
 
   // Reported just before the crash, its browser watching.
@@ -96,7 +103,7 @@ it('forgets nothing when killed with SIGKILL mid-payment and started again on it
   await control('POST', `/__sandbox/payments/${unwatched.reference}/transfer`);
   await control('POST', `/__sandbox/payments/${bank.reference}/bank`, { approve: true });
 
-  const second = await start(path, first);
+  const second = await start(store, first);
 
   // The card's challenge page still finds the verification waiting, and its frame the markup.
   const challenge = await fetch(
@@ -193,4 +200,17 @@ it('forgets nothing when killed with SIGKILL mid-payment and started again on it
   });
   expect(again.body?.error?.code, again.text).toBe('already_paid');
   expect(second.log.join('')).not.toMatch(/^error /m);
+}
+
+it('forgets nothing when killed with SIGKILL mid-payment and started again on its SQLite file', async () => {
+  await forgetsNothing(`sqlite:${join(folder, 'checkout.db')}`);
 }, 60_000);
+
+it.skipIf(!hasPostgresServer())(
+  'killed with kill -9 mid-payment and restarted on the same PostgreSQL database: every outcome reported exactly once with its order, a paid order never offered again',
+  async () => {
+    postgres = await startPostgres();
+    await forgetsNothing(`postgres:${await postgres.createDatabase('restart')}`);
+  },
+  90_000,
+);

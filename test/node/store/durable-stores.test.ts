@@ -1,7 +1,9 @@
 /**
  * What only the durable stores promise: SQLite keeps everything across a close, a reopen and a
  * SIGKILL, and stays exclusive between processes; Redis quits only the connections it made;
- * both refuse bad options and values with a clear error.
+ * PostgreSQL migrates once however many instances start together, says what is wrong with a
+ * database it cannot use, and hears appends again after its listening connection drops; all
+ * refuse bad options and values with a clear error.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,24 +11,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresStore } from '../../../src/server/postgres';
 import { createRedisStore } from '../../../src/server/redis';
 import { createSqliteStore } from '../../../src/server/sqlite';
 import { MIGRATIONS } from '../../../src/server/sqlite/migrations';
 import type { CheckoutStore, StoredEvent } from '../../../src/server/store';
+import { hasPostgresServer, type RunningPostgres, startPostgres } from '../../helpers/postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 
 const CHILD = new URL('./sqlite-child.ts', import.meta.url).pathname;
 
 let folder = '';
 let redis: RunningRedis | undefined;
+let postgres: RunningPostgres | undefined;
+let postgresBadInputUrl = '';
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'paydrop-durable-'));
   if (hasRedisServer()) redis = await startRedis();
-});
+  if (hasPostgresServer()) {
+    postgres = await startPostgres();
+    postgresBadInputUrl = await postgres.createDatabase('bad_input');
+  }
+}, 60_000);
 afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
   await redis?.stop();
+  await postgres?.stop();
 });
 let files = 0;
 const newPath = () => join(folder, `store-${++files}.db`);
@@ -239,6 +251,8 @@ const badInputStores: Array<[string, () => CheckoutStore]> = [
 ];
 if (hasRedisServer())
   badInputStores.push(['Redis', () => createRedisStore({ url: redisUrl(), prefix: 'bad-input:' })]);
+if (hasPostgresServer())
+  badInputStores.push(['PostgreSQL', () => createPostgresStore({ url: postgresBadInputUrl })]);
 describe.each(badInputStores)('%s store, bad input', (_name, open) => {
   it('refuses values JSON cannot carry and times that are not times, changing nothing', async () => {
     const store = open();
@@ -383,5 +397,210 @@ describe.runIf(hasRedisServer())('Redis store', () => {
     expect(await store.lease('l', 'o', 1000)).toBe(true);
     await store.close();
     await client.quit();
+  });
+});
+
+function postgresServer(): RunningPostgres {
+  if (!postgres) throw new Error('PostgreSQL not started');
+  return postgres;
+}
+let databases = 0;
+const newDatabase = () => postgresServer().createDatabase(`durable_${++databases}`);
+
+describe.runIf(hasPostgresServer())('PostgreSQL store', () => {
+  it('keeps everything when closed and opened again on the same database', async () => {
+    const url = await newDatabase();
+    const first = createPostgresStore({ url });
+    for (let index = 0; index < 200; index++)
+      await first.set(`payment:R${index}`, { orderId: `order-${index}` }, 3_600_000);
+    await first.add('outcome:R7', 'SUCCESSFUL', 3_600_000);
+    for (const status of ['PENDING', 'SUCCESSFUL']) await first.append('events:R7', { status });
+    await first.schedule('confirm', 'R8', { reference: 'R8' }, 5000);
+    await first.claim('confirm', 'first', 5000, 1, 60_000);
+    await first.lease('reconcile', 'first', 3_600_000);
+    await first.close();
+    const second = createPostgresStore({ url });
+    await everythingWritten(second);
+    await second.close();
+  });
+
+  it('migrates once when several instances start together on a new database', async () => {
+    const url = await newDatabase();
+    const stores = Array.from({ length: 6 }, () => createPostgresStore({ url }));
+    // All at once: without the advisory lock, concurrent CREATE TABLEs fail or run twice.
+    await Promise.all(stores.map((store) => store.ready()));
+    await Promise.all(stores.map((store) => store.add('once', 1, 60_000)));
+    await Promise.all(stores.map((store) => store.close()));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query('SELECT version FROM paydrop_schema ORDER BY version');
+    expect(rows).toEqual([{ version: 1 }]);
+    // The lock is let go of: nothing of paydrop's is left holding an advisory lock.
+    const locks = await client.query(
+      "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'",
+    );
+    expect(locks.rows[0].n).toBe(0);
+    await client.end();
+  });
+
+  it('refuses a database from a newer paydrop, one that does not exist, and a user who cannot create tables', async () => {
+    const url = await newDatabase();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(
+      'CREATE TABLE paydrop_schema (version integer PRIMARY KEY, applied_at timestamptz)',
+    );
+    await client.query('INSERT INTO paydrop_schema (version) VALUES (99)');
+    const newer = createPostgresStore({ url });
+    await expect(newer.ready()).rejects.toThrow(/schema version 99, newer than this paydrop knows/);
+    await newer.close();
+
+    const missing = createPostgresStore({ url: url.replace(/[^/]+$/, 'no_such_database') });
+    await expect(missing.get('k')).rejects.toThrow(
+      /createPostgresStore: the database at 127\.0\.0\.1:\d+\/no_such_database does not exist/,
+    );
+    await missing.close();
+
+    // PostgreSQL 15 and later give only the owner CREATE on the public schema.
+    const fresh = await newDatabase();
+    await client.query('DROP ROLE IF EXISTS paydrop_reader');
+    await client.query('CREATE ROLE paydrop_reader LOGIN');
+    const reader = createPostgresStore({ url: fresh.replace('postgres@', 'paydrop_reader@') });
+    await expect(reader.ready()).rejects.toThrow(/cannot create paydrop's tables/);
+    await reader.close();
+    await client.end();
+  });
+
+  it('says a refused connection is an outage, naming where, and connects once the database is there', async () => {
+    const store = createPostgresStore({
+      url: 'postgres://shop:secret@127.0.0.1:1/shop',
+      commandTimeoutMs: 1000,
+    });
+    const refused = await store.get('k').catch((error: unknown) => error as Error);
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).name).toBe('StoreUnavailableError');
+    expect(String(refused)).toMatch(/cannot connect to PostgreSQL at 127\.0\.0\.1:1\/shop/);
+    expect(String(refused)).not.toContain('secret');
+    await store.close();
+  });
+
+  it('names a bad url or pool, never echoing a password', () => {
+    for (const bad of [
+      undefined,
+      {},
+      { url: '' },
+      { url: 'not a url' },
+      { url: 'mysql://user:secret@localhost/shop' },
+      { url: 'postgres://localhost/shop', pool: {} },
+      { pool: {} },
+      { url: 'postgres://localhost/shop', maxEventsPerStream: 0 },
+      { url: 'postgres://localhost/shop', commandTimeoutMs: -5 },
+    ]) {
+      expect(() => createPostgresStore(bad as never)).toThrow(TypeError);
+      try {
+        createPostgresStore(bad as never);
+      } catch (error) {
+        expect(String(error)).toMatch(/createPostgresStore: /);
+        expect(String(error)).not.toContain('secret');
+      }
+    }
+  });
+
+  it('runs on a pool of yours, and leaves it open on close', async () => {
+    const url = await newDatabase();
+    const pool = new pg.Pool({ connectionString: url, max: 3 });
+    const store = createPostgresStore({ pool });
+    const heard: unknown[] = [];
+    store.subscribe('events:R1', (event) => heard.push(event.value));
+    await store.read('events:R1');
+    await store.append('events:R1', 'x');
+    await expect.poll(() => heard).toEqual(['x']);
+    await store.close();
+    expect((await pool.query('SELECT count(*)::int AS n FROM paydrop_events')).rows[0].n).toBe(1);
+    // The store's listening connection is gone with it.
+    await expect
+      .poll(
+        async () =>
+          (
+            await pool.query(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN%'",
+            )
+          ).rows[0].n,
+      )
+      .toBe(0);
+    await pool.end();
+    const short = createPostgresStore(url);
+    await short.set('k', 1, 1000);
+    expect(await short.get('k')).toBe(1);
+    await short.close();
+    // Without named statements, for a pooler that cannot keep them: the same answers.
+    const unprepared = createPostgresStore({ url, preparedStatements: false });
+    expect(await unprepared.add('k2', 2, 60_000)).toBe(true);
+    expect(await unprepared.get('k2')).toBe(2);
+    await unprepared.close();
+    expect(() =>
+      createPostgresStore({ url, preparedStatements: 'yes' as unknown as boolean }),
+    ).toThrow(/preparedStatements must be true or false/);
+  });
+
+  it('hears again, and catches up, after its listening connection is cut', async () => {
+    const url = await newDatabase();
+    const holder = createPostgresStore({ url });
+    const writer = createPostgresStore({ url });
+    const heard: unknown[] = [];
+    holder.subscribe('events:R1', (event) => heard.push(event.value));
+    await holder.read('events:R1');
+    await writer.append('events:R1', 'before');
+    await expect.poll(() => heard).toEqual(['before']);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    // The listener's session ends (a failover, a proxy's idle cut): what is notified until it is
+    // back is lost to it, the events are not.
+    const cut = await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()",
+    );
+    expect(cut.rowCount).toBe(1);
+    await writer.append('events:R1', 'while down');
+    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down']);
+    await writer.append('events:R1', 'after');
+    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down', 'after']);
+    await Promise.all([holder.close(), writer.close(), admin.end()]);
+  });
+
+  it('keeps the newest events of a stream, and counts on past them', async () => {
+    const store = createPostgresStore({ url: await newDatabase(), maxEventsPerStream: 5 });
+    for (let index = 1; index <= 12; index++) await store.append('events:R1', index);
+    expect((await store.read('events:R1')).map((event) => event.id)).toEqual([
+      '8',
+      '9',
+      '10',
+      '11',
+      '12',
+    ]);
+    await store.close();
+  });
+
+  it('checks expiry on access with its own clock, and sweeps expired rows as it writes', async () => {
+    let time = 1_000_000;
+    const url = await newDatabase();
+    const store = createPostgresStore({ url, now: () => time });
+    await store.set('short', 1, 1000);
+    expect(await store.add('short', 2, 1000)).toBe(false);
+    await store.append('events:old', 'x');
+    await store.lease('sweep', 'a', 1000);
+    time += 25 * 3600 * 1000;
+    expect(await store.get('short')).toBeUndefined();
+    expect(await store.read('events:old')).toEqual([]);
+    expect(await store.lease('sweep', 'b', 1000)).toBe(true);
+    expect(await store.add('short', 3, 60_000)).toBe(true);
+    for (let index = 0; index < 300; index++) await store.set(`fresh-${index}`, index, 60_000);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const count = async (table: string) =>
+      (await client.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
+    await expect.poll(() => count('paydrop_events')).toBe(0);
+    expect(await count('paydrop_values')).toBe(301);
+    await client.end();
+    await store.close();
   });
 });

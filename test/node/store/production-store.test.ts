@@ -19,11 +19,11 @@ afterEach(() => {
   process.env.NODE_ENV = environment;
 });
 
-it('throws at start-up without a store under NODE_ENV=production, naming both stores', () => {
+it('throws at start-up without a store under NODE_ENV=production, naming the durable stores', () => {
   process.env.NODE_ENV = 'production';
   expect(() => createCheckoutHandler(options)).toThrow(TypeError);
   expect(() => createCheckoutHandler(options)).toThrow(
-    /createSqliteStore\(\{ path \}\) from 'paydrop\/server\/sqlite'.*createRedisStore\(\{ url \}\) from 'paydrop\/server\/redis'/,
+    /createSqliteStore\(\{ path \}\) from 'paydrop\/server\/sqlite'.*createPostgresStore\(\{ url \}\) from 'paydrop\/server\/postgres'.*createRedisStore\(\{ url \}\) from 'paydrop\/server\/redis'/,
   );
 });
 

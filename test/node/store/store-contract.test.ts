@@ -1,16 +1,19 @@
 /**
- * One contract for every CheckoutStore: memory, SQLite (a real file in a temp folder) and Redis
- * (a real redis-server on a free loopback port). Where a store can be opened twice on the same
- * data (two SQLite connections to one file, two Redis clients), the second store object plays
- * another instance of the companion.
+ * One contract for every CheckoutStore: memory, SQLite (a real file in a temp folder), Redis
+ * (a real redis-server on a free loopback port) and PostgreSQL (a real server, initdb in a temp
+ * folder, on a free loopback port). Where a store can be opened twice on the same data (two
+ * SQLite connections to one file, two Redis clients, two PostgreSQL pools), the second store
+ * object plays another instance of the companion.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPostgresStore } from '../../../src/server/postgres';
 import { createRedisStore } from '../../../src/server/redis';
 import { createSqliteStore } from '../../../src/server/sqlite';
 import { type CheckoutStore, createMemoryStore, type StoredEvent } from '../../../src/server/store';
+import { hasPostgresServer, type RunningPostgres, startPostgres } from '../../helpers/postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 
 interface Harness {
@@ -310,3 +313,18 @@ if (hasRedisServer())
     },
   );
 else it.skip('Redis store: no redis-server (install Debian redis-server or set REDIS_SERVER)');
+
+let postgres: RunningPostgres | undefined;
+if (hasPostgresServer())
+  contract(
+    'PostgreSQL',
+    async () => {
+      postgres = await startPostgres();
+      const url = await postgres.createDatabase('contract');
+      return { open: () => createPostgresStore({ url }), shared: true, sharedSubscribe: true };
+    },
+    async () => {
+      await postgres?.stop();
+    },
+  );
+else it.skip('PostgreSQL store: no PostgreSQL (install Debian postgresql or set POSTGRES_BIN)');

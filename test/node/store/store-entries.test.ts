@@ -1,10 +1,12 @@
 /**
  * The stores' package entries: exactly what they export, and the drivers (optional peers) kept
- * to them, so `paydrop/server` and a widget-only install need neither better-sqlite3 nor ioredis.
+ * to them, so `paydrop/server` and a widget-only install need none of better-sqlite3, ioredis
+ * and pg.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, it } from 'vitest';
+import * as postgresEntry from '../../../src/server/postgres';
 import * as redisEntry from '../../../src/server/redis';
 import * as sqliteEntry from '../../../src/server/sqlite';
 
@@ -23,14 +25,15 @@ function sources(folder: string): string[] {
 it('exports the store factories and nothing else', () => {
   expect(Object.keys(sqliteEntry).sort()).toEqual(['createSqliteStore']);
   expect(Object.keys(redisEntry).sort()).toEqual(['createRedisStore']);
+  expect(Object.keys(postgresEntry).sort()).toEqual(['createPostgresStore']);
 });
 
-it('imports better-sqlite3 and ioredis only from their own entries', () => {
+it('imports better-sqlite3, ioredis and pg only from their own entries', () => {
   const offenders = sources(join(root, 'src'))
     .map((file) => relative(root, file))
-    .filter((file) => !/^src\/server\/(sqlite|redis)\//.test(file))
+    .filter((file) => !/^src\/server\/(sqlite|redis|postgres)\//.test(file))
     .filter((file) =>
-      /from ['"](better-sqlite3|ioredis)['"]|import\(['"](better-sqlite3|ioredis)['"]\)/.test(
+      /from ['"](better-sqlite3|ioredis|pg)['"]|import\(['"](better-sqlite3|ioredis|pg)['"]\)/.test(
         readFileSync(join(root, file), 'utf8'),
       ),
     );
@@ -47,7 +50,11 @@ it('publishes each entry with its types, the drivers as optional peers', () => {
     types: './dist/types/server/redis/index.d.ts',
     import: './dist/server-redis.js',
   });
-  for (const driver of ['better-sqlite3', 'ioredis']) {
+  expect(pkg.exports['./server/postgres']).toMatchObject({
+    types: './dist/types/server/postgres/index.d.ts',
+    import: './dist/server-postgres.js',
+  });
+  for (const driver of ['better-sqlite3', 'ioredis', 'pg']) {
     expect(pkg.peerDependencies[driver]).toBeDefined();
     expect(pkg.peerDependenciesMeta[driver]).toEqual({ optional: true });
     expect(pkg.dependencies?.[driver]).toBeUndefined();
