@@ -52,7 +52,11 @@ function calls(path: string): Request[] {
   );
 }
 
-/** Holds the widget's /status and /events until `release()`, so the checking screen can be seen. */
+/**
+ * Holds the widget's /status and /events until `release()`, so the checking screen can be seen;
+ * the widget's finalize sent again (FINALIZE_RETRY_MS) is lost on the way too, so that the first
+ * answer's loss is what the customer meets.
+ */
 async function holdFollowing(): Promise<() => void> {
   let release!: () => void;
   const gate = new Promise<void>((done) => {
@@ -64,6 +68,11 @@ async function holdFollowing(): Promise<() => void> {
   };
   await page.route('**/api/checkout/status*', hold);
   await page.route('**/api/checkout/events*', hold);
+  let finalizes = 0;
+  await page.route('**/api/checkout/finalize*', async (route) => {
+    if (route.request().method() !== 'POST' || ++finalizes === 1) await route.continue();
+    else await route.abort('failed');
+  });
   return release;
 }
 
@@ -107,6 +116,24 @@ describe('a card whose finalize answer is lost', () => {
         .toEqual(['SUCCESSFUL']);
     },
   );
+
+  it('a finalize lost before it reached the companion is sent again: one payment, received', async () => {
+    // The network drops the browser's first finalize: nothing reached the companion, so nothing
+    // at all would finalize the card; the widget sends it again.
+    let finalizes = 0;
+    await page.route('**/api/checkout/finalize*', async (route) => {
+      if (route.request().method() === 'POST' && ++finalizes === 1) await route.abort('failed');
+      else await route.continue();
+    });
+    await payByCard('4242424242424242');
+    await heading('Payment received').waitFor();
+    expect(finalizes).toBe(2);
+    const payments = await sandboxPayments<SandboxPayment>(shop);
+    expect(payments.map((payment) => [payment.channel, payment.status])).toEqual([
+      ['Card', 'SUCCESSFUL'],
+    ]);
+    await expect.poll(() => shop.outcomes.map((outcome) => outcome.status)).toEqual(['SUCCESSFUL']);
+  });
 
   it('a declined card behind a lost answer ends failed, and the form comes back for another card', async () => {
     await shop.sandbox('POST', '/__sandbox/config', {

@@ -15,6 +15,7 @@ import {
   type PaymentOutcome,
   type PayoutOutcome,
 } from '../../src/server';
+import { FINALIZE_RETRY_MS } from '../../src/widget/channels/card/card-flow';
 import { type CompanionRig, companionCall, ORDERS, startCompanion } from './companion';
 import { call, fundTransfer, testCard } from './sandbox';
 
@@ -336,7 +337,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           });
         }
         checkout.doneAt = Date.now();
-        await companion('POST', '/finalize', undefined, payment.token);
+        // As the widget does (FINALIZE_RETRY_MS): no answer, or a 5xx, and finalize is sent
+        // again, for it may never have reached a companion; a repeat is settled, never charged.
+        for (const wait of [0, ...FINALIZE_RETRY_MS]) {
+          await pause(wait);
+          const answer = await companion('POST', '/finalize', undefined, payment.token);
+          if (answer.status !== 0 && answer.status < 500) break;
+        }
       } else checkout.doneAt = Date.now();
       // Whatever finalize answered, the widget now asks for status until it is final.
       await finalStatus(payment.token);

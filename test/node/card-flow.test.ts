@@ -11,6 +11,7 @@ import {
   type CardFlowState,
   CHALLENGE_TIMEOUT_MS,
   createCardFlow,
+  FINALIZE_RETRY_MS,
 } from '../../src/widget/channels/card/card-flow';
 import { cardPayment, FakeClock, FakeCompanion, flush } from './flow/fake-ports';
 
@@ -218,13 +219,20 @@ describe('the challenge', () => {
     expect(s.called()).toEqual(['started', 'timedOut']);
   });
 
-  it('a failed finalization after the challenge hands the payment over to be checked (issue 9)', async () => {
+  it('a finalization after the challenge that keeps failing is sent again, then the payment is checked (issue 9)', async () => {
     const s = setup();
     const payment = await inChallenge(s);
     s.flow.challengeCompleted();
     const error = new CompanionFailure('unavailable', 'Down.');
     s.companion.lastFinalization().answer.reject(error);
     await flush();
+    for (const pause of FINALIZE_RETRY_MS) {
+      expect(s.called()).toEqual(['started']);
+      await s.clock.advance(pause);
+      s.companion.lastFinalization().answer.reject(error);
+      await flush();
+    }
+    expect(s.companion.finalizations).toHaveLength(1 + FINALIZE_RETRY_MS.length);
     expect(s.calls.at(-1)).toEqual(['checking', payment, TOKEN]);
     expect(s.called()).not.toContain('finished');
     expect(s.called()).not.toContain('failed');
@@ -290,13 +298,67 @@ describe('failures', () => {
       await flush();
       s.companion.lastFinalization().answer.reject(error);
       await flush();
+      // Sent again after each pause (it may never have reached the companion), the form locked.
+      for (const pause of FINALIZE_RETRY_MS) {
+        expect(s.called()).toEqual(['started']);
+        expect(s.flow.state.value).toEqual({ kind: 'busy' });
+        const sent = s.companion.finalizations.length;
+        await s.clock.advance(pause - 1);
+        expect(s.companion.finalizations).toHaveLength(sent);
+        await s.clock.advance(1);
+        expect(s.companion.finalizations).toHaveLength(sent + 1);
+        expect(s.companion.lastFinalization().args).toBe(TOKEN);
+        s.companion.lastFinalization().answer.reject(error);
+        await flush();
+      }
       expect(s.called()).toEqual(['started', 'checking']);
       expect(s.calls.at(-1)).toEqual(['checking', payment, TOKEN]);
+      expect(s.companion.finalizations).toHaveLength(1 + FINALIZE_RETRY_MS.length);
+      expect(s.clock.pending).toBe(0);
       // Over: a second submit sends nothing.
       void s.flow.pay();
       expect(s.companion.initiations).toHaveLength(1);
     },
   );
+
+  it('finalize sent again after a lost answer: its answer finishes the payment', async () => {
+    const s = setup();
+    const payment = await initiated(s);
+    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    await flush();
+    s.companion.lastFinalization().answer.reject(new CompanionFailure('network', 'Offline.'));
+    await flush();
+    await s.clock.advance(FINALIZE_RETRY_MS[0] as number);
+    s.companion.lastFinalization().answer.resolve({ status: 'SUCCESSFUL' });
+    await flush();
+    expect(s.calls.at(-1)).toEqual(['finished', payment, TOKEN, 'SUCCESSFUL']);
+    expect(s.companion.finalizations).toHaveLength(2);
+  });
+
+  it('an untrustworthy finalize answer is not sent again: the payment is checked', async () => {
+    const s = setup();
+    const payment = await initiated(s);
+    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    await flush();
+    s.companion.lastFinalization().answer.reject(new CompanionFailure('bad_response', 'Odd.'));
+    await flush();
+    expect(s.calls.at(-1)).toEqual(['checking', payment, TOKEN]);
+    await s.clock.advance(60_000);
+    expect(s.companion.finalizations).toHaveLength(1);
+  });
+
+  it('closed while waiting to send finalize again: nothing more is sent', async () => {
+    const s = setup();
+    await initiated(s);
+    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    await flush();
+    s.companion.lastFinalization().answer.reject(new CompanionFailure('timeout', 'Slow.'));
+    await flush();
+    s.flow.dispose();
+    await s.clock.advance(60_000);
+    expect(s.companion.finalizations).toHaveLength(1);
+    expect(s.called()).toEqual(['started']);
+  });
 
   it.each([
     ['payment_pending', 'PENDING'],

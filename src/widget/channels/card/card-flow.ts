@@ -7,16 +7,28 @@
  */
 import { type ReadonlySignal, signal } from '@preact/signals';
 import type { Clock } from '../../../flow/clock';
-import {
-  type CardCalls,
+import type {
+  CardCalls,
   CompanionFailure,
-  type PaymentFailureReason,
-  type PaymentStatus,
-  type PaymentView,
+  PaymentFailureReason,
+  PaymentStatus,
+  PaymentView,
 } from '../../../flow/companion';
 
 /** A challenge nobody finishes is given up after this long. */
 export const CHALLENGE_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * A finalize that got no answer (too slow, lost, a 5xx) is sent again after these pauses before
+ * the checkout falls back to asking for the status. A request lost before it reached the
+ * companion would otherwise leave a passed challenge unfinalized, and the status PENDING for
+ * hours; sending it again is safe: the companion settles a repeated finalize (status first,
+ * finalize again only while the provider still says PENDING), it never charges twice.
+ */
+export const FINALIZE_RETRY_MS: readonly number[] = [1_000, 3_000];
+
+/** Finalize's failures after which nobody knows whether it reached the companion. */
+const NO_ANSWER: ReadonlySet<string> = new Set(['timeout', 'network', 'unavailable']);
 
 export type CardFlowState =
   /** The form; `refused` when the companion refused the card's details. */
@@ -56,6 +68,14 @@ export interface CardFlowHost {
   failed(error: unknown): void;
 }
 
+/**
+ * The companion's refusal, told by name rather than `instanceof`: in the script tag's build the
+ * card's part and the checkout may each hold their own copy of the class.
+ */
+function asCompanionFailure(error: unknown): CompanionFailure | null {
+  return (error as Error | null)?.name === 'CompanionFailure' ? (error as CompanionFailure) : null;
+}
+
 export function createCardFlow(host: CardFlowHost) {
   const state = signal<CardFlowState>({ kind: 'entry', refused: false });
   let payment: { view: PaymentView; token: string } | null = null;
@@ -77,15 +97,24 @@ export function createCardFlow(host: CardFlowHost) {
     over = true;
   }
 
-  async function finalize(view: PaymentView, token: string): Promise<void> {
+  async function finalize(view: PaymentView, token: string, attempt = 0): Promise<void> {
     set({ kind: 'busy' });
     try {
       const { status, reason } = await host.companion.finalize(token);
       if (over) return;
       end();
       host.finished(view, token, status, reason);
-    } catch {
+    } catch (error) {
       if (over) return;
+      const pause = FINALIZE_RETRY_MS[attempt];
+      const code = asCompanionFailure(error)?.code;
+      if (pause !== undefined && code !== undefined && NO_ANSWER.has(code)) {
+        timer = host.clock.setTimeout(() => {
+          timer = null;
+          if (!over) void finalize(view, token, attempt + 1);
+        }, pause);
+        return;
+      }
       end();
       // Whether the card was charged is unknown: never back to the form, ask the companion.
       host.checking(view, token);
@@ -132,13 +161,14 @@ export function createCardFlow(host: CardFlowHost) {
         }, CHALLENGE_TIMEOUT_MS);
       } catch (error) {
         if (over) return;
-        if (error instanceof CompanionFailure && error.earlier) {
+        const failure = asCompanionFailure(error);
+        if (failure?.earlier) {
           // An earlier payment of this order succeeded or may still: that one, not a new one.
           end();
-          host.checking(error.earlier.payment, error.earlier.token);
+          host.checking(failure.earlier.payment, failure.earlier.token);
           return;
         }
-        if (!payment && error instanceof CompanionFailure && error.code === 'invalid') {
+        if (!payment && failure?.code === 'invalid') {
           // The details were refused before any payment existed: the customer can correct them.
           set({ kind: 'entry', refused: true });
           return;
