@@ -8,7 +8,9 @@
  *   minus the proxy's;
  * - checkout starts per second, CONCURRENCY in flight: ROUNDS rounds, each measuring every target
  *   in turn (its order rotated per round); the ratio to the proxy of the same round, median of
- *   the rounds.
+ *   the rounds;
+ * - CPU per start: the CPU time each server process spent in those rounds (Linux /proc), per
+ *   start, against the proxy's: the figure least moved by other load on the machine.
  * Targets (issue 25): added ≤ 0.5 ms median with memory, ≤ 1 ms with SQLite; starts/s ≥ 0.9× the
  * proxy with memory, ≥ 0.75× with SQLite.
  *
@@ -17,7 +19,7 @@
  * target; BENCH_STARTS_ROUNDS (default 5) and BENCH_STARTS_PER_ROUND (default 300).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_TEST_KEY } from '../src/sandbox';
@@ -92,7 +94,24 @@ interface Target {
   readonly child: ChildProcess;
   readonly latencies: number[];
   readonly rates: number[];
+  /** CPU time the process spent in the rounds of starts per second, ms; NaN where unknown. */
+  cpuMs: number;
 }
+
+/**
+ * The CPU time a process has used so far, in ms (user + system, from /proc on Linux; NaN
+ * elsewhere). Unlike wall-clock figures it barely moves with the machine's other load.
+ */
+function cpuMsOf(child: ChildProcess): number {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = 100;
 
 let order = 0;
 async function post(url: string, body: unknown, token?: string): Promise<{ token: string }> {
@@ -142,6 +161,7 @@ try {
     child: proxy.child,
     latencies: [],
     rates: [],
+    cpuMs: 0,
   });
   for (const store of STORES) {
     const environment = await store.environment(folder);
@@ -161,6 +181,7 @@ try {
       child: companion.child,
       latencies: [],
       rates: [],
+      cpuMs: 0,
     });
   }
   const [reference] = targets as [Target];
@@ -175,7 +196,11 @@ try {
       ...targets.slice(round % targets.length),
       ...targets.slice(0, round % targets.length),
     ];
-    for (const target of order) target.rates.push(await startsPerSecond(target, PER_ROUND));
+    for (const target of order) {
+      const cpuBefore = cpuMsOf(target.child);
+      target.rates.push(await startsPerSecond(target, PER_ROUND));
+      target.cpuMs += cpuMsOf(target.child) - cpuBefore;
+    }
     for (const target of targets)
       ratios.get(target)?.push((target.rates.at(-1) ?? 0) / (reference.rates.at(-1) ?? 1));
   }
@@ -195,8 +220,9 @@ try {
   );
   const refP99 = percentile(reference.latencies, 99);
   const refRate = median(reference.rates);
+  const cpuPerStart = (target: Target) => target.cpuMs / (ROUNDS * PER_ROUND);
   console.log(
-    `  ${'bare proxy'.padEnd(10)} median ${refMedian.toFixed(3)} ms  p99 ${refP99.toFixed(3)} ms  ${refRate.toFixed(0)} starts/s  (reference)`,
+    `  ${'bare proxy'.padEnd(10)} median ${refMedian.toFixed(3)} ms  p99 ${refP99.toFixed(3)} ms  ${refRate.toFixed(0)} starts/s  ${cpuPerStart(reference).toFixed(2)} ms CPU/start  (reference)`,
   );
   for (const target of targets.slice(1)) {
     target.latencies.sort((a, b) => a - b);
@@ -208,7 +234,7 @@ try {
       ? `  target ≤ +${goal.added} ms, ≥ ${goal.ratio}×: ${added <= goal.added ? 'ok' : 'MISSED'}, ${ratio >= goal.ratio ? 'ok' : 'MISSED'}`
       : '';
     console.log(
-      `  ${target.name.padEnd(10)} median ${percentile(target.latencies, 50).toFixed(3)} ms (${ms(added)} vs proxy)  p99 ${percentile(target.latencies, 99).toFixed(3)} ms (${ms(addedP99)})  ${median(target.rates).toFixed(0)} starts/s (${ratio.toFixed(2)}× proxy)${verdict}`,
+      `  ${target.name.padEnd(10)} median ${percentile(target.latencies, 50).toFixed(3)} ms (${ms(added)} vs proxy)  p99 ${percentile(target.latencies, 99).toFixed(3)} ms (${ms(addedP99)})  ${median(target.rates).toFixed(0)} starts/s (${ratio.toFixed(2)}× proxy)  ${cpuPerStart(target).toFixed(2)} ms CPU/start (${(cpuPerStart(target) / cpuPerStart(reference)).toFixed(2)}×)${verdict}`,
     );
   }
   for (const kind of skipped)
