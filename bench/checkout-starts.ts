@@ -17,6 +17,8 @@
  * The sandbox, the proxy, each companion (bench/stores.ts in its companion role) and this client
  * each run in a process of their own. BENCH_STARTS (default 500) the sequential starts per
  * target; BENCH_STARTS_ROUNDS (default 5) and BENCH_STARTS_PER_ROUND (default 300).
+ * BENCH_STARTS_BEFORE=<folder> (with BENCH_STARTS_BEFORE_STORES, default memory): the same
+ * stores from another copy of the sources too, in the same rounds, for before/after figures.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -56,9 +58,10 @@ const PER_ROUND = Number(process.env.BENCH_STARTS_PER_ROUND ?? 300);
 const CONCURRENCY = 16;
 const secretKey = SANDBOX_TEST_KEY;
 
-function start(entry: string, env: Record<string, string>) {
+function start(entry: string, env: Record<string, string>, cwd?: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     env: { ...process.env, ...env },
+    cwd,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
@@ -183,6 +186,36 @@ try {
       rates: [],
       cpuMs: 0,
     });
+    // BENCH_STARTS_BEFORE=<folder>: the same store on another checkout of the sources (e.g.
+    // `git worktree add` of an older commit), measured in the same rounds.
+    const before = process.env.BENCH_STARTS_BEFORE;
+    if (
+      !before ||
+      !(process.env.BENCH_STARTS_BEFORE_STORES ?? 'memory').split(',').includes(store.kind)
+    )
+      continue;
+    const older = await start(
+      'bench/stores.ts',
+      {
+        ...base,
+        ...environment,
+        // A file of its own, not the other companion's.
+        ...(environment.BENCH_SQLITE_PATH
+          ? { BENCH_SQLITE_PATH: `${environment.BENCH_SQLITE_PATH}.before.db` }
+          : {}),
+        BENCH_STORE_ROLE: 'companion',
+        BENCH_STORE: store.kind,
+      },
+      before,
+    );
+    targets.push({
+      name: `${store.kind} (before)`,
+      api: `${older.url}/api/checkout`,
+      child: older.child,
+      latencies: [],
+      rates: [],
+      cpuMs: 0,
+    });
   }
   const [reference] = targets as [Target];
 
@@ -222,7 +255,7 @@ try {
   const refRate = median(reference.rates);
   const cpuPerStart = (target: Target) => target.cpuMs / (ROUNDS * PER_ROUND);
   console.log(
-    `  ${'bare proxy'.padEnd(10)} median ${refMedian.toFixed(3)} ms  p99 ${refP99.toFixed(3)} ms  ${refRate.toFixed(0)} starts/s  ${cpuPerStart(reference).toFixed(2)} ms CPU/start  (reference)`,
+    `  ${'bare proxy'.padEnd(17)} median ${refMedian.toFixed(3)} ms  p99 ${refP99.toFixed(3)} ms  ${refRate.toFixed(0)} starts/s  ${cpuPerStart(reference).toFixed(2)} ms CPU/start  (reference)`,
   );
   for (const target of targets.slice(1)) {
     target.latencies.sort((a, b) => a - b);
@@ -234,11 +267,11 @@ try {
       ? `  target ≤ +${goal.added} ms, ≥ ${goal.ratio}×: ${added <= goal.added ? 'ok' : 'MISSED'}, ${ratio >= goal.ratio ? 'ok' : 'MISSED'}`
       : '';
     console.log(
-      `  ${target.name.padEnd(10)} median ${percentile(target.latencies, 50).toFixed(3)} ms (${ms(added)} vs proxy)  p99 ${percentile(target.latencies, 99).toFixed(3)} ms (${ms(addedP99)})  ${median(target.rates).toFixed(0)} starts/s (${ratio.toFixed(2)}× proxy)  ${cpuPerStart(target).toFixed(2)} ms CPU/start (${(cpuPerStart(target) / cpuPerStart(reference)).toFixed(2)}×)${verdict}`,
+      `  ${target.name.padEnd(17)} median ${percentile(target.latencies, 50).toFixed(3)} ms (${ms(added)} vs proxy)  p99 ${percentile(target.latencies, 99).toFixed(3)} ms (${ms(addedP99)})  ${median(target.rates).toFixed(0)} starts/s (${ratio.toFixed(2)}× proxy)  ${cpuPerStart(target).toFixed(2)} ms CPU/start (${(cpuPerStart(target) / cpuPerStart(reference)).toFixed(2)}×)${verdict}`,
     );
   }
   for (const kind of skipped)
-    console.log(`  ${kind.padEnd(10)} skipped: its server is not on this machine`);
+    console.log(`  ${kind.padEnd(17)} skipped: its server is not on this machine`);
 } finally {
   await Promise.all(targets.map((target) => stopped(target.child)));
   await stopped(sandbox.child);
