@@ -179,6 +179,8 @@ export class MalformedRequestError extends Error {
  * asked for (nodeListener's: most requests never ask, and an AbortController is ~6 µs).
  */
 export type ClientSignal = AbortSignal | (() => AbortSignal);
+/** Marks the Request's signal getter made here (one symbol per process, as in direct-stream.ts). */
+const LAZY_SIGNAL = Symbol.for('paydrop.lazy-signal');
 
 /** Node's parsed headers as a Request's, as they are when no value is a list (nearly always). */
 function headersOf(incoming: IncomingMessage): Record<string, string> | Headers {
@@ -246,13 +248,16 @@ export function toRequest(
   // request. `request.signal` still aborts when the client goes away.
   if (typeof signal === 'function') {
     let made: AbortSignal | undefined;
-    Object.defineProperty(request, 'signal', {
-      get: () => {
+    // Marked, so that an event stream can take the getter itself (clientSignal in
+    // server/events.ts): it holds neither the Request nor a signal until one is asked for.
+    const get = Object.assign(
+      () => {
         made ??= signal();
         return made;
       },
-      enumerable: true,
-    });
+      { [LAZY_SIGNAL]: true },
+    );
+    Object.defineProperty(request, 'signal', { get, enumerable: true });
   } else if (signal) Object.defineProperty(request, 'signal', { value: signal, enumerable: true });
   return request;
 }
