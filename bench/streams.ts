@@ -25,6 +25,9 @@
  * BENCH_STREAMS_SPLIT the total for two instances on Redis (default 10,000; 0 skips them).
  * The companion is bench/streams-companion.ts, run as bundled JavaScript as a merchant runs the
  * built package (BENCH_STREAMS_TSX=1: through tsx, whose loader thread adds ~35 MB resident).
+ * At the largest single-instance size the same streams are then held by a bare SSE server
+ * (bench/bare-sse.mjs: node:http writing `data:` lines, one sandbox status call per push), and
+ * heap per stream and push p99 are printed beside it (issue 25, item 4).
  * To find out where time and memory go: BENCH_VERBOSE=1 (heap, mappings, the worst latency per
  * 5 s), BENCH_CPU_PROF=<folder>, BENCH_HEAP_SNAPSHOT=<folder>, BENCH_COMPANION_FLAGS="--trace-gc".
  */
@@ -104,6 +107,8 @@ async function main(): Promise<void> {
 
   function start(entry: string, env: Record<string, string>) {
     const companion = entry === companionEntry;
+    // The bare SSE server (bench/bare-sse.mjs) is plain JavaScript: run as it is, collectable.
+    const plain = entry.endsWith('.mjs');
     // BENCH_CPU_PROF=<folder>: each child writes a V8 CPU profile there when it ends.
     const profile = process.env.BENCH_CPU_PROF;
     const flags = [
@@ -112,7 +117,11 @@ async function main(): Promise<void> {
       // BENCH_COMPANION_FLAGS: more flags for the companions, e.g. --trace-gc (shown with BENCH_VERBOSE).
       ...(companion ? (process.env.BENCH_COMPANION_FLAGS ?? '').split(' ').filter(Boolean) : []),
     ];
-    const args = companion && bundled ? [...flags, bundled] : [...flags, '--import', 'tsx', entry];
+    const args = plain
+      ? [...flags, '--expose-gc', entry]
+      : companion && bundled
+        ? [...flags, bundled]
+        : [...flags, '--import', 'tsx', entry];
     const child = spawn(process.execPath, args, {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -185,12 +194,30 @@ async function main(): Promise<void> {
     companions: string[],
     count: number,
     prefix = 'bench',
+    bare = false,
   ): Promise<Waiting[]> {
     const made: Waiting[] = [];
     await runAll(
       Array.from({ length: count }, (_, index) => index),
       32,
       async (index) => {
+        if (bare) {
+          // The bare server has no checkout: the payment is initiated at the sandbox directly.
+          const initiated = await json(`${sandbox.url}/api/payment/pay/initiate`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'X-Api': secretKey },
+            body: JSON.stringify({ amount: 2500.5, channel: 'PayByTransfer', currency: 'NGN' }),
+          });
+          const value = initiated.value as { paymentItem: { paymentReference: string } };
+          made.push({
+            reference: value.paymentItem.paymentReference,
+            token: '',
+            streamOn: 0,
+            webhookAt: 0,
+            outcomeAt: 0,
+          });
+          return;
+        }
         const on = companions[index % companions.length] as string;
         const session = await json(`${on}/api/checkout/session`, {
           method: 'POST',
@@ -218,10 +245,11 @@ async function main(): Promise<void> {
   }
 
   /** Opens one customer's stream; resolves once the companion answered with its headers. */
-  function openStream(companion: string, waiting: Waiting): Promise<void> {
+  function openStream(companion: string, waiting: Waiting, bare = false): Promise<void> {
     return new Promise((resolve, reject) => {
-      const url = new URL(`${companion}/api/checkout/events`);
-      url.searchParams.set('token', waiting.token);
+      const url = new URL(bare ? `${companion}/events` : `${companion}/api/checkout/events`);
+      if (bare) url.searchParams.set('reference', waiting.reference);
+      else url.searchParams.set('token', waiting.token);
       const outgoing = httpRequest(
         url,
         { agent, headers: { accept: 'text/event-stream' } },
@@ -247,7 +275,7 @@ async function main(): Promise<void> {
   }
 
   /** Pays each payment at the sandbox, then sends its webhook: `rate` a second, open loop. */
-  async function payAll(companions: string[], waiting: Waiting[]): Promise<number> {
+  async function payAll(companions: string[], waiting: Waiting[], bare = false): Promise<number> {
     const started = Date.now();
     const inFlight: Array<Promise<void>> = [];
     for (const [index, payment] of waiting.entries()) {
@@ -258,6 +286,12 @@ async function main(): Promise<void> {
       const to = companions[(payment.streamOn + 1) % companions.length] as string;
       inFlight.push(
         (async () => {
+          if (bare) {
+            // The bare server's push: one status call to the sandbox, then the `data:` line.
+            payment.webhookAt = Date.now();
+            await json(`${to}/push/${payment.reference}`, { method: 'POST' });
+            return;
+          }
           await json(`${sandbox.url}/__sandbox/payments/${payment.reference}/transfer`, {
             method: 'POST',
             headers: { 'X-Api': secretKey },
@@ -289,10 +323,23 @@ async function main(): Promise<void> {
     return (waiting.length * 1000) / (Date.now() - started);
   }
 
-  async function run(label: string, storeSpecs: string[], count: number) {
+  /** What a run measured, for the comparison with the bare SSE server. */
+  interface RunFigures {
+    readonly heapPerStreamKb: number;
+    readonly residentPerStreamKb: number;
+    readonly p50: number;
+    readonly p99: number;
+  }
+
+  async function run(
+    label: string,
+    storeSpecs: string[],
+    count: number,
+    bare = false,
+  ): Promise<RunFigures> {
     const companions = await Promise.all(
       storeSpecs.map((spec) =>
-        start(companionEntry, {
+        start(bare ? 'bench/bare-sse.mjs' : companionEntry, {
           BENCH_STREAMS_STORE_SPEC: spec,
           SANDBOX_URL: sandbox.url,
           SANDBOX_SECRET_KEY: secretKey,
@@ -303,27 +350,29 @@ async function main(): Promise<void> {
     try {
       // A server that has been up a while: 200 customers pay first, unmeasured, so that the
       // figures are not those of code running for the first time.
-      const warm = await makePayments(urls, 200, 'warm');
-      await runAll(warm, 50, (payment) => openStream(urls[payment.streamOn] as string, payment));
-      await payAll(urls, warm);
+      const warm = await makePayments(urls, 200, 'warm', bare);
+      await runAll(warm, 50, (payment) =>
+        openStream(urls[payment.streamOn] as string, payment, bare),
+      );
+      await payAll(urls, warm, bare);
       while (warm.some((payment) => payment.outcomeAt === 0)) await pause(50);
       for (const payment of warm) payment.response?.destroy();
       const phase = (what: string) =>
         process.stderr.write(`  [${label}] ${what} at ${new Date().toISOString().slice(11, 19)}\n`);
       phase('warmed up');
-      const waiting = await makePayments(urls, count);
+      const waiting = await makePayments(urls, count, 'bench', bare);
       phase(`${count} payments made`);
       await pause(1500);
       const before = await Promise.all(urls.map(memoryOf));
       const opening = Date.now();
       await runAll(waiting, 200, (payment) =>
-        openStream(urls[payment.streamOn] as string, payment),
+        openStream(urls[payment.streamOn] as string, payment, bare),
       );
       const openMs = Date.now() - opening;
       phase('streams open');
       await pause(3000); // past a heartbeat round, settled
       const open = await Promise.all(urls.map(memoryOf));
-      const achievedRate = await payAll(urls, waiting);
+      const achievedRate = await payAll(urls, waiting, bare);
       phase('webhooks sent');
       const deadline = Date.now() + 60_000;
       while (waiting.some((payment) => payment.outcomeAt === 0) && Date.now() < deadline)
@@ -335,7 +384,9 @@ async function main(): Promise<void> {
       const missing = waiting.length - latencies.length;
       // What became of a few that never arrived: in the payment's event log (replayed to a new
       // stream) or not at all?
-      for (const payment of waiting.filter((entry) => entry.outcomeAt === 0).slice(0, 3)) {
+      for (const payment of waiting
+        .filter((entry) => entry.outcomeAt === 0)
+        .slice(0, bare ? 0 : 3)) {
         const replay: Waiting = { ...payment, outcomeAt: 0 };
         await openStream(urls[payment.streamOn] as string, replay);
         await pause(500);
@@ -401,6 +452,7 @@ async function main(): Promise<void> {
           `p99 ${p99 <= 250 && missing === 0 ? 'ok' : 'MISSED'} (≤ 250 ms)`,
       );
       for (const payment of waiting) payment.response?.destroy();
+      return { heapPerStreamKb, residentPerStreamKb: perStreamKb, p50, p99 };
     } finally {
       await Promise.all(companions.map((companion) => stopped(companion.child)));
     }
@@ -412,12 +464,29 @@ async function main(): Promise<void> {
         `companions run ${bundled ? 'as bundled JavaScript' : 'through tsx (its loader thread counted in their memory)'}`,
     );
     let files = 0;
+    const largest = Math.max(...sizes);
     for (const size of sizes) {
       const spec = singleStore === 'sqlite' ? `sqlite:${join(folder, `s${++files}.db`)}` : 'memory';
-      await run(
+      const companion = await run(
         `${size.toLocaleString('en')} streams, one instance (${singleStore})`,
         [spec],
         size,
+      );
+      // The reference (issue 25): a bare node:http SSE server with as many streams, right after
+      // (BENCH_STREAMS_BARE=0 skips it).
+      if (size !== largest || process.env.BENCH_STREAMS_BARE === '0') continue;
+      const bare = await run(
+        `${size.toLocaleString('en')} streams, bare SSE server`,
+        ['bare'],
+        size,
+        true,
+      );
+      const ratio = (of: number, to: number) => (to > 0 ? `${(of / to).toFixed(1)}×` : 'n/a');
+      console.log(
+        `  companion beside the bare SSE server at ${size.toLocaleString('en')} streams: ` +
+          `heap per stream ${companion.heapPerStreamKb.toFixed(1)} KB vs ${bare.heapPerStreamKb.toFixed(1)} KB (${ratio(companion.heapPerStreamKb, bare.heapPerStreamKb)}), ` +
+          `resident ${companion.residentPerStreamKb.toFixed(1)} KB vs ${bare.residentPerStreamKb.toFixed(1)} KB (${ratio(companion.residentPerStreamKb, bare.residentPerStreamKb)}), ` +
+          `push p99 ${companion.p99} ms vs ${bare.p99} ms (${ratio(companion.p99, bare.p99)}), p50 ${companion.p50} ms vs ${bare.p50} ms`,
       );
     }
     const total = Number(process.env.BENCH_STREAMS_SPLIT ?? 10_000);

@@ -174,53 +174,103 @@ export class MalformedRequestError extends Error {
   override readonly name = 'MalformedRequestError' as const;
 }
 
+/**
+ * The client's signal for a Request: the signal itself, or a function that makes it when first
+ * asked for (nodeListener's: most requests never ask, and an AbortController is ~6 µs).
+ */
+export type ClientSignal = AbortSignal | (() => AbortSignal);
+/** Marks the Request's signal getter made here (one symbol per process, as in direct-stream.ts). */
+const LAZY_SIGNAL = Symbol.for('paydrop.lazy-signal');
+
+/** Node's parsed headers as a Request's, as they are when no value is a list (nearly always). */
+function headersOf(incoming: IncomingMessage): Record<string, string> | Headers {
+  const given = incoming.headers;
+  for (const name in given) {
+    if (typeof given[name] !== 'string') {
+      // A list (set-cookie) or nothing: each value on a line of its own, as Node gave them.
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(given)) {
+        if (Array.isArray(value)) for (const item of value) headers.append(key, item);
+        else if (value !== undefined) headers.set(key, value);
+      }
+      return headers;
+    }
+  }
+  return given as Record<string, string>;
+}
+
 export function toRequest(
   incoming: IncomingMessage,
   body: Uint8Array | ReadableStream<Uint8Array> | undefined,
-  signal?: AbortSignal,
+  signal?: ClientSignal,
   url = incoming.url,
 ): Request {
   const host = incoming.headers.host ?? 'localhost';
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
-  }
   const method = incoming.method ?? 'GET';
   // On a TLS socket (https.createServer, or an http2 server's https fallback) the URL says
   // https, so the checkout takes the shop's https pages as its own (issue 21).
   const scheme = (incoming.socket as { encrypted?: boolean } | null)?.encrypted ? 'https' : 'http';
-  let target: URL;
+  const path = url ?? '/';
+  // An origin-form target ('/api/…', nearly every request) is appended to the origin as text,
+  // parsed once by the Request; anything else ('//host/…', '/\\…', an absolute URL) is resolved
+  // against the origin first, as before.
+  const direct =
+    path.charCodeAt(0) === 47 && path.charCodeAt(1) !== 47 && path.charCodeAt(1) !== 92;
+  let target: string | URL;
   try {
-    target = new URL(url ?? '/', `${scheme}://${host}`);
+    target = direct ? `${scheme}://${host}${path}` : new URL(path, `${scheme}://${host}`);
   } catch {
     throw new MalformedRequestError('The Host header or the request target is not valid.');
   }
   const hasBody = body !== undefined && method !== 'GET' && method !== 'HEAD';
-  const request = new Request(target, {
+  const init = {
     method,
-    headers,
+    headers: headersOf(incoming),
     ...(hasBody
       ? body instanceof ReadableStream
         ? { body, duplex: 'half' }
         : { body: new Uint8Array(body) }
       : {}),
-  } as RequestInit);
+  } as RequestInit;
+  let request: Request;
+  try {
+    request = new Request(target, init);
+  } catch (error) {
+    // Only the URL can be wrong here (Node's parser has checked the headers): a Host that does
+    // not make one, or one with credentials in it.
+    if (error instanceof TypeError)
+      throw new MalformedRequestError('The Host header or the request target is not valid.');
+    throw error;
+  }
   // The client's signal is the Request's own, not followed by a second one: Node's Request makes
   // a signal of its own per `signal` given, linked by a listener and a finalizer, ~1 KB a request
   // held for as long as an event stream is open (10,000 waiting browsers: 10 MB) and CPU on every
   // request. `request.signal` still aborts when the client goes away.
-  if (signal) Object.defineProperty(request, 'signal', { value: signal, enumerable: true });
+  if (typeof signal === 'function') {
+    let made: AbortSignal | undefined;
+    // Marked, so that an event stream can take the getter itself (clientSignal in
+    // server/events.ts): it holds neither the Request nor a signal until one is asked for.
+    const get = Object.assign(
+      () => {
+        made ??= signal();
+        return made;
+      },
+      { [LAZY_SIGNAL]: true },
+    );
+    Object.defineProperty(request, 'signal', { get, enumerable: true });
+  } else if (signal) Object.defineProperty(request, 'signal', { value: signal, enumerable: true });
   return request;
 }
 
 export async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+  // As a flat list: forEach gives each Set-Cookie on its own (Fetch's "sort and combine"), and
+  // each stays a header of its own.
+  const headers: string[] = [];
+  let eventStream = false;
   response.headers.forEach((value, name) => {
-    headers[name] = value;
+    headers.push(name, value);
+    if (name === 'content-type') eventStream = value.startsWith('text/event-stream');
   });
-  const setCookies = response.headers.getSetCookie();
-  if (setCookies.length > 0) headers['set-cookie'] = setCookies;
   outgoing.writeHead(response.status, headers);
   if (!response.body) {
     outgoing.end();
@@ -228,8 +278,17 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
   }
   // Most answers are small JSON: one write is cheaper than pumping a stream. Event streams and
   // anything without a known end are pumped as they come.
-  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    outgoing.end(new Uint8Array(await response.arrayBuffer()));
+  if (!eventStream) {
+    // Read by hand rather than arrayBuffer(): a small answer is one chunk, written as it is
+    // (arrayBuffer copies it into a buffer of its own; ~8 µs a call).
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+    }
+    outgoing.end(chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks));
     return;
   }
   // This package's own event streams are written straight to the socket: no reader waiting
@@ -263,7 +322,7 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
  */
 export function readRequest(
   incoming: IncomingMessage,
-  signal: AbortSignal,
+  signal: ClientSignal,
   url: string | undefined,
   allowance: BodyAllowance,
 ): Promise<Request | 'too-large'> {
@@ -287,7 +346,7 @@ export interface NodeListenerOptions {
   readonly request?:
     | ((
         incoming: IncomingMessage,
-        signal: AbortSignal,
+        signal: ClientSignal,
         allowance: BodyAllowance,
       ) => Promise<Request | 'too-large'>)
     | undefined;
@@ -323,7 +382,7 @@ export function nodeListener(
    */
   async function respond(
     incoming: IncomingMessage,
-    signal: AbortSignal,
+    signal: ClientSignal,
     allowance: BodyAllowance,
   ): Promise<Response | undefined> {
     const request = options.request
@@ -335,14 +394,24 @@ export function nodeListener(
     return handler(request);
   }
   return async (incoming, outgoing) => {
-    const gone = new AbortController();
+    // The client's signal is made only when the handler asks for it (an event stream does; most
+    // calls never do): `left` remembers a client gone before that.
+    let gone: AbortController | undefined;
+    let left = false;
+    const signal = () => {
+      gone ??= new AbortController();
+      if (left) gone.abort();
+      return gone.signal;
+    };
     const allowance: BodyAllowance = { maxBytes, exceeded: false, started: false };
     // Only a client that left before the answer was sent aborts: a normal end costs nothing.
     outgoing.on('close', () => {
-      if (!outgoing.writableFinished) gone.abort();
+      if (outgoing.writableFinished) return;
+      left = true;
+      gone?.abort();
     });
     try {
-      const response = await respond(incoming, gone.signal, allowance);
+      const response = await respond(incoming, signal, allowance);
       // Past the allowance, whatever the handler made of the cut body, the answer is 413.
       if (response === undefined || allowance.exceeded) {
         await response?.body?.cancel().catch(() => {});
@@ -361,7 +430,7 @@ export function nodeListener(
         outgoing.setHeader('connection', 'close');
       await writeResponse(response, outgoing);
     } catch (error) {
-      if (!gone.signal.aborted) answerFailure(error, outgoing);
+      if (!left) answerFailure(error, outgoing);
     }
   };
 }

@@ -53,6 +53,21 @@ function unwatch(stream: OpenStream): void {
   }
 }
 
+const LAZY_SIGNAL = Symbol.for('paydrop.lazy-signal');
+
+/**
+ * The request's signal, or, from this package's Node adapter (which makes it only when asked
+ * for), the getter that makes it: a stream written straight to the socket then never makes one,
+ * and holds neither it nor the Request (issue 25: 10,000 waiting browsers kept an AbortSignal and
+ * its listener each).
+ */
+export function clientSignal(request: Request): AbortSignal | (() => AbortSignal) {
+  const get = Object.getOwnPropertyDescriptor(request, 'signal')?.get as
+    | ((() => AbortSignal) & { [LAZY_SIGNAL]?: true })
+    | undefined;
+  return get?.[LAZY_SIGNAL] ? get : request.signal;
+}
+
 /** How many streams the shared heartbeat is keeping alive (for tests). */
 export function openEventStreams(): number {
   return open.size;
@@ -67,7 +82,12 @@ export function eventStream(
   store: CheckoutStore,
   reference: string,
   lastEventId: string | null,
-  signal: AbortSignal,
+  /**
+   * The client's signal, or the getter that makes it (clientSignal): a getter is called only if
+   * the stream is read as a web stream; written straight to a Node socket, the connection's
+   * close ends the stream instead.
+   */
+  signal: AbortSignal | (() => AbortSignal),
   headers: Headers,
   /** Called once when the stream ends, however it ends (the per-checkout stream count). */
   onEnd?: () => void,
@@ -79,6 +99,15 @@ export function eventStream(
   let sink: DirectSink | undefined;
   /** Written before anyone reads: the first read, or the sink attached, takes these first. */
   let early: Uint8Array[] | undefined = [];
+  /** The client's signal, once followed. */
+  let listened: AbortSignal | undefined;
+
+  function listen(): void {
+    if (listened || closed) return;
+    listened = typeof signal === 'function' ? signal() : signal;
+    listened.addEventListener('abort', cleanup);
+    if (listened.aborted) cleanup();
+  }
 
   function write(chunk: Uint8Array): void {
     if (closed) return;
@@ -102,7 +131,8 @@ export function eventStream(
     closed = true;
     unsubscribe();
     unwatch(stream);
-    signal.removeEventListener('abort', cleanup);
+    listened?.removeEventListener('abort', cleanup);
+    listened = undefined;
     if (sink) sink.end();
     else {
       try {
@@ -127,6 +157,8 @@ export function eventStream(
         controller = given;
       },
       pull() {
+        // Read as a web stream: the client's signal ends it too (a cancel alone may come late).
+        listen();
         const chunks = early;
         early = undefined;
         for (const chunk of chunks ?? []) controller?.enqueue(chunk);
@@ -150,9 +182,10 @@ export function eventStream(
 
   const unsubscribe = store.subscribe(name, send);
   watch(stream);
-  signal.addEventListener('abort', cleanup);
-  if (signal.aborted) cleanup();
-  else {
+  // A signal given as it is is followed at once (it costs nothing more), and may have aborted
+  // already: the client left while this was made.
+  if (typeof signal !== 'function') listen();
+  if (!closed) {
     // Reconnect quickly, and first tell the browser what it missed.
     write(RETRY.slice());
     store.read(name, lastEventId ?? undefined).then(

@@ -20,7 +20,7 @@ import {
 } from './card-frame';
 import { clientAddressOf } from './client-address';
 import { CheckoutError, toCheckoutError } from './errors';
-import { eventStream } from './events';
+import { clientSignal, eventStream } from './events';
 import { createHostedCard } from './hosted-card';
 import { createJobPicker, type DueWorkSummary, type JobPicker } from './jobs';
 import {
@@ -586,7 +586,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
             store,
             claims.reference,
             lastEventId,
-            request.signal,
+            clientSignal(request),
             headers,
             release,
           );

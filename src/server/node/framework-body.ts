@@ -4,7 +4,7 @@
  * written out again, else the stream if nobody read it (issue 13).
  */
 import type { IncomingMessage } from 'node:http';
-import { type BodyAllowance, readRequest, toRequest } from '../../node/serve';
+import { type BodyAllowance, type ClientSignal, readRequest, toRequest } from '../../node/serve';
 import { noteBody } from '../read-body';
 
 /** What Express, Connect and body-parser leave on the request. */
@@ -27,7 +27,7 @@ function bytesOf(value: unknown): Uint8Array | undefined {
  */
 export function requestFrom(
   incoming: ParsedIncomingMessage,
-  signal: AbortSignal,
+  signal: ClientSignal,
   url: string | undefined,
   readBy: string,
   allowance: BodyAllowance,

@@ -8,7 +8,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterEach, expect, it, vi } from 'vitest';
 import { type RunningServer, serve } from '../../../src/node/serve';
 import { attachDirect } from '../../../src/server/direct-stream';
-import { eventStream, openEventStreams } from '../../../src/server/events';
+import { clientSignal, eventStream, openEventStreams } from '../../../src/server/events';
 import { type CheckoutStore, createMemoryStore } from '../../../src/server/store';
 
 let running: RunningServer | undefined;
@@ -173,4 +173,40 @@ it('keeps a stream written straight to the socket alive: a heartbeat within 5 s 
   } finally {
     vi.useRealTimers();
   }
+});
+
+it('makes no signal for a stream written straight to the socket, and follows it when read as a web stream', async () => {
+  // Issue 25: the checkout hands its stream the adapter's getter (clientSignal), not the signal.
+  const store = createMemoryStore();
+  let asked = 0;
+  running = await serve(async (request) => {
+    const signal = clientSignal(request);
+    expect(typeof signal).toBe('function');
+    return eventStream(
+      store,
+      'PAY_L1',
+      null,
+      () => {
+        asked++;
+        return (signal as () => AbortSignal)();
+      },
+      new Headers(),
+    );
+  });
+  const browser = listen(`${running.url}/events`);
+  await browser.opened;
+  await expect.poll(() => browser.text()).toBe('retry: 2000\n\n');
+  expect(openEventStreams()).toBe(1);
+  browser.close();
+  await expect.poll(() => openEventStreams()).toBe(0);
+  expect(asked).toBe(0);
+
+  const gone = new AbortController();
+  const response = eventStream(store, 'PAY_L2', null, () => gone.signal, new Headers());
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  expect(new TextDecoder().decode((await reader.read()).value)).toBe('retry: 2000\n\n');
+  gone.abort();
+  expect((await reader.read()).done).toBe(true);
+  expect(openEventStreams()).toBe(0);
+  expect(clientSignal(new Request('http://shop.test/'))).toBeInstanceOf(AbortSignal);
 });

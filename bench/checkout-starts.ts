@@ -1,0 +1,280 @@
+/**
+ * Checkout starts through the companion beside a bare forwarding proxy (issue 25, item 4): what
+ * `/session` + `/initiate` cost the browser through the companion with each store, against the
+ * same two calls through bench/bare-proxy.ts (node:http + fetch, the same provider calls), all
+ * against one sandbox, in one run. Every figure is printed beside its reference:
+ * - added latency: a start (session then initiate, sequential) timed on each target in turn,
+ *   round-robin, so that drift in the machine's load falls on all alike; median and p99 of each,
+ *   minus the proxy's;
+ * - checkout starts per second, CONCURRENCY in flight: ROUNDS rounds, each measuring every target
+ *   in turn (its order rotated per round); the ratio to the proxy of the same round, median of
+ *   the rounds;
+ * - CPU per start: the CPU time each server process spent in those rounds (Linux /proc), per
+ *   start, against the proxy's: the figure least moved by other load on the machine.
+ * Targets (issue 25): added ≤ 0.5 ms median with memory, ≤ 1 ms with SQLite; starts/s ≥ 0.9× the
+ * proxy with memory, ≥ 0.75× with SQLite.
+ *
+ * The sandbox, the proxy, each companion (bench/stores.ts in its companion role) and this client
+ * each run in a process of their own. BENCH_STARTS (default 500) the sequential starts per
+ * target; BENCH_STARTS_ROUNDS (default 5) and BENCH_STARTS_PER_ROUND (default 300).
+ * BENCH_STARTS_BEFORE=<folder> (with BENCH_STARTS_BEFORE_STORES, default memory): the same
+ * stores from another copy of the sources too, in the same rounds, for before/after figures.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SANDBOX_TEST_KEY } from '../src/sandbox';
+import { hasRedisServer, type RunningRedis, startRedis } from '../test/helpers/redis';
+
+/**
+ * The stores, one line each: the environment bench/stores.ts's companion role needs for it, or
+ * undefined when its server is not on this machine (the row is then skipped, and said so).
+ */
+interface StoreRow {
+  readonly kind: string;
+  readonly environment: (folder: string) => Promise<Record<string, string> | undefined>;
+}
+let redis: RunningRedis | undefined;
+const STORES: readonly StoreRow[] = [
+  { kind: 'memory', environment: async () => ({}) },
+  {
+    kind: 'sqlite',
+    environment: async (folder) => ({ BENCH_SQLITE_PATH: join(folder, 'starts.db') }),
+  },
+  {
+    kind: 'redis',
+    environment: async () => {
+      if (!hasRedisServer()) return undefined;
+      redis ??= await startRedis();
+      return { BENCH_REDIS_URL: redis.url };
+    },
+  },
+];
+
+const SEQUENTIAL = Number(process.env.BENCH_STARTS ?? 500);
+const ROUNDS = Number(process.env.BENCH_STARTS_ROUNDS ?? 5);
+const PER_ROUND = Number(process.env.BENCH_STARTS_PER_ROUND ?? 300);
+const CONCURRENCY = 16;
+const secretKey = SANDBOX_TEST_KEY;
+
+function start(entry: string, env: Record<string, string>, cwd?: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, ...env },
+    cwd,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match?.[1]) resolve({ child, url: match[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
+  });
+}
+const stopped = (child: ChildProcess) =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ??
+  Number.NaN;
+const median = (values: readonly number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
+interface Target {
+  readonly name: string;
+  /** Base URL of the checkout API (…/api/checkout). */
+  readonly api: string;
+  readonly child: ChildProcess;
+  readonly latencies: number[];
+  readonly rates: number[];
+  /** CPU time the process spent in the rounds of starts per second, ms; NaN where unknown. */
+  cpuMs: number;
+}
+
+/**
+ * The CPU time a process has used so far, in ms (user + system, from /proc on Linux; NaN
+ * elsewhere). Unlike wall-clock figures it barely moves with the machine's other load.
+ */
+function cpuMsOf(child: ChildProcess): number {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = 100;
+
+let order = 0;
+async function post(url: string, body: unknown, token?: string): Promise<{ token: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { token: string };
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+/** One checkout start, as the browser makes it: /session, then /initiate with its token. */
+async function checkoutStart(target: Target): Promise<void> {
+  const session = await post(`${target.api}/session`, { order: `starts-${++order}` });
+  await post(`${target.api}/initiate`, { channel: 'PayByTransfer' }, session.token);
+}
+async function timedStart(target: Target): Promise<number> {
+  const begun = performance.now();
+  await checkoutStart(target);
+  return performance.now() - begun;
+}
+async function startsPerSecond(target: Target, count: number): Promise<number> {
+  let left = count;
+  const begun = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) await checkoutStart(target);
+    }),
+  );
+  return (count / (performance.now() - begun)) * 1000;
+}
+
+const folder = mkdtempSync(join(tmpdir(), 'paydrop-bench-starts-'));
+const sandbox = await start('src/sandbox/cli.ts', { PORT: '0', SANDBOX_SECRET_KEY: secretKey });
+const targets: Target[] = [];
+const skipped: string[] = [];
+try {
+  const base = { SANDBOX_URL: sandbox.url, SANDBOX_SECRET_KEY: secretKey };
+  const proxy = await start('bench/bare-proxy.ts', base);
+  targets.push({
+    name: 'bare proxy',
+    api: `${proxy.url}/api/checkout`,
+    child: proxy.child,
+    latencies: [],
+    rates: [],
+    cpuMs: 0,
+  });
+  for (const store of STORES) {
+    const environment = await store.environment(folder);
+    if (!environment) {
+      skipped.push(store.kind);
+      continue;
+    }
+    const companion = await start('bench/stores.ts', {
+      ...base,
+      ...environment,
+      BENCH_STORE_ROLE: 'companion',
+      BENCH_STORE: store.kind,
+    });
+    targets.push({
+      name: store.kind,
+      api: `${companion.url}/api/checkout`,
+      child: companion.child,
+      latencies: [],
+      rates: [],
+      cpuMs: 0,
+    });
+    // BENCH_STARTS_BEFORE=<folder>: the same store on another checkout of the sources (e.g.
+    // `git worktree add` of an older commit), measured in the same rounds.
+    const before = process.env.BENCH_STARTS_BEFORE;
+    if (
+      !before ||
+      !(process.env.BENCH_STARTS_BEFORE_STORES ?? 'memory').split(',').includes(store.kind)
+    )
+      continue;
+    const older = await start(
+      'bench/stores.ts',
+      {
+        ...base,
+        ...environment,
+        // A file of its own, not the other companion's.
+        ...(environment.BENCH_SQLITE_PATH
+          ? { BENCH_SQLITE_PATH: `${environment.BENCH_SQLITE_PATH}.before.db` }
+          : {}),
+        BENCH_STORE_ROLE: 'companion',
+        BENCH_STORE: store.kind,
+      },
+      before,
+    );
+    targets.push({
+      name: `${store.kind} (before)`,
+      api: `${older.url}/api/checkout`,
+      child: older.child,
+      latencies: [],
+      rates: [],
+      cpuMs: 0,
+    });
+  }
+  const [reference] = targets as [Target];
+
+  // Warm every path (JIT, connections, the provider's validation in each companion's cache).
+  for (let index = 0; index < 50; index++) for (const target of targets) await timedStart(target);
+  for (let index = 0; index < SEQUENTIAL; index++)
+    for (const target of targets) target.latencies.push(await timedStart(target));
+  const ratios = new Map<Target, number[]>(targets.map((target) => [target, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = [
+      ...targets.slice(round % targets.length),
+      ...targets.slice(0, round % targets.length),
+    ];
+    for (const target of order) {
+      const cpuBefore = cpuMsOf(target.child);
+      target.rates.push(await startsPerSecond(target, PER_ROUND));
+      target.cpuMs += cpuMsOf(target.child) - cpuBefore;
+    }
+    for (const target of targets)
+      ratios.get(target)?.push((target.rates.at(-1) ?? 0) / (reference.rates.at(-1) ?? 1));
+  }
+
+  const ms = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(3)} ms`;
+  const targetsOf: Record<string, { added: number; ratio: number }> = {
+    memory: { added: 0.5, ratio: 0.9 },
+    sqlite: { added: 1, ratio: 0.75 },
+  };
+  console.log(
+    `checkout starts (/session + /initiate) through the companion beside a bare node:http + fetch proxy, one sandbox, loopback\n` +
+      `  latency: ${SEQUENTIAL} sequential starts per target, round-robin; starts/s: ${CONCURRENCY} in flight, median of ${ROUNDS} rounds of ${PER_ROUND}, ratio to the proxy in the same round`,
+  );
+  const refMedian = percentile(
+    reference.latencies.sort((a, b) => a - b),
+    50,
+  );
+  const refP99 = percentile(reference.latencies, 99);
+  const refRate = median(reference.rates);
+  const cpuPerStart = (target: Target) => target.cpuMs / (ROUNDS * PER_ROUND);
+  console.log(
+    `  ${'bare proxy'.padEnd(17)} median ${refMedian.toFixed(3)} ms  p99 ${refP99.toFixed(3)} ms  ${refRate.toFixed(0)} starts/s  ${cpuPerStart(reference).toFixed(2)} ms CPU/start  (reference)`,
+  );
+  for (const target of targets.slice(1)) {
+    target.latencies.sort((a, b) => a - b);
+    const added = percentile(target.latencies, 50) - refMedian;
+    const addedP99 = percentile(target.latencies, 99) - refP99;
+    const ratio = median(ratios.get(target) ?? []);
+    const goal = targetsOf[target.name];
+    const verdict = goal
+      ? `  target ≤ +${goal.added} ms, ≥ ${goal.ratio}×: ${added <= goal.added ? 'ok' : 'MISSED'}, ${ratio >= goal.ratio ? 'ok' : 'MISSED'}`
+      : '';
+    console.log(
+      `  ${target.name.padEnd(17)} median ${percentile(target.latencies, 50).toFixed(3)} ms (${ms(added)} vs proxy)  p99 ${percentile(target.latencies, 99).toFixed(3)} ms (${ms(addedP99)})  ${median(target.rates).toFixed(0)} starts/s (${ratio.toFixed(2)}× proxy)  ${cpuPerStart(target).toFixed(2)} ms CPU/start (${(cpuPerStart(target) / cpuPerStart(reference)).toFixed(2)}×)${verdict}`,
+    );
+  }
+  for (const kind of skipped)
+    console.log(`  ${kind.padEnd(17)} skipped: its server is not on this machine`);
+} finally {
+  await Promise.all(targets.map((target) => stopped(target.child)));
+  await stopped(sandbox.child);
+  await redis?.stop();
+  rmSync(folder, { recursive: true, force: true });
+}
