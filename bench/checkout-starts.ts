@@ -25,6 +25,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_TEST_KEY } from '../src/sandbox';
+import { hasPostgresServer, type RunningPostgres, startPostgres } from '../test/helpers/postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from '../test/helpers/redis';
 
 /**
@@ -36,6 +37,7 @@ interface StoreRow {
   readonly environment: (folder: string) => Promise<Record<string, string> | undefined>;
 }
 let redis: RunningRedis | undefined;
+let postgres: RunningPostgres | undefined;
 const STORES: readonly StoreRow[] = [
   { kind: 'memory', environment: async () => ({}) },
   {
@@ -48,6 +50,14 @@ const STORES: readonly StoreRow[] = [
       if (!hasRedisServer()) return undefined;
       redis ??= await startRedis();
       return { BENCH_REDIS_URL: redis.url };
+    },
+  },
+  {
+    kind: 'postgres',
+    environment: async () => {
+      if (!hasPostgresServer()) return undefined;
+      postgres ??= await startPostgres();
+      return { BENCH_POSTGRES_URL: await postgres.createDatabase('starts') };
     },
   },
 ];
@@ -276,5 +286,6 @@ try {
   await Promise.all(targets.map((target) => stopped(target.child)));
   await stopped(sandbox.child);
   await redis?.stop();
+  await postgres?.stop();
   rmSync(folder, { recursive: true, force: true });
 }
