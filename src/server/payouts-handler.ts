@@ -19,7 +19,7 @@ import { createProviderClient, type FundTransferInput, MAX_PER_PAGE } from '../p
 import type { PayoutPositions } from '../provider/payouts';
 import { createProviderTransport } from '../provider/transport';
 import { CheckoutError, toCheckoutError } from './errors';
-import { eventStream } from './events';
+import { clientSignal, eventStream } from './events';
 import type { DueWorkSummary } from './jobs';
 import type { CheckoutLogger, PayoutOutcome } from './options';
 import {
@@ -444,7 +444,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
         store,
         PAYOUT_STREAM,
         request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId'),
-        request.signal,
+        clientSignal(request),
         new Headers(),
       );
     }
