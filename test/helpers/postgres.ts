@@ -13,10 +13,10 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './redis';
 
 export interface RunningPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
@@ -45,21 +45,6 @@ export function postgresBin(): string | undefined {
  */
 export function hasPostgresServer(): boolean {
   return Boolean(process.env.CI) || postgresBin() !== undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

@@ -43,7 +43,8 @@ export function hasRedisServer(): boolean {
   return Boolean(process.env.CI) || existsSync(REDIS_SERVER);
 }
 
-function freePort(): Promise<number> {
+/** A free loopback port, for a server the tests start themselves. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
