@@ -370,9 +370,9 @@ export default defineConfig(({ mode }): UserConfig => {
             sandbox: 'src/sandbox/index.ts',
             protocol: 'src/protocol/index.ts',
             'sandbox-cli': 'src/sandbox/cli.ts',
-            'server-sqlite': 'src/server/sqlite/index.ts',
-            'server-redis': 'src/server/redis/index.ts',
-            'server-postgres': 'src/server/postgres/index.ts',
+            'server-sqlite': 'src/server/store/sqlite/index.ts',
+            'server-redis': 'src/server/store/redis/index.ts',
+            'server-postgres': 'src/server/store/postgres/index.ts',
           },
           output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
           // The stores' drivers are optional peers, loaded from the merchant's node_modules.

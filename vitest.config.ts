@@ -4,7 +4,7 @@ import SummaryReporter from './test/summary-reporter';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The companion serves the card frame's built stylesheet as text (`?raw`, src/server/card-frame.ts);
+    // The companion serves the card frame's built stylesheet as text (`?raw`, src/server/checkout/card-frame.ts);
     // Vitest empties CSS it does not process.
     css: { include: [/paydrop-card-frame\.css/] },
     // Servers in tests listen on port 0 and close on teardown; a hung one must not hang CI.

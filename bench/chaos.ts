@@ -57,7 +57,7 @@ if (runs.includes('postgres')) {
   if (!hasPostgresServer()) {
     console.log('\nChaos on PostgreSQL skipped: no PostgreSQL (set POSTGRES_BIN)');
   } else {
-    const { createPostgresStore } = await import('../src/server/postgres');
+    const { createPostgresStore } = await import('../src/server/store/postgres');
     const postgres = await startPostgres();
     try {
       const url = await postgres.createDatabase('chaos');

@@ -152,7 +152,7 @@ sandbox.child.kill('SIGTERM');
 // loopback hop and its HTTP client and server.
 {
   const { createCheckoutHandler } = await import('../src/server');
-  const { createTokenSigner } = await import('../src/server/token');
+  const { createTokenSigner } = await import('../src/server/checkout/token');
   const answer = (reference: string) =>
     JSON.stringify({
       value: {

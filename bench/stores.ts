@@ -25,15 +25,15 @@ if (process.env.BENCH_STORE_ROLE === 'companion') {
   const kind = process.env.BENCH_STORE as StoreKind;
   const store =
     kind === 'sqlite'
-      ? (await import('../src/server/sqlite')).createSqliteStore({
+      ? (await import('../src/server/store/sqlite')).createSqliteStore({
           path: process.env.BENCH_SQLITE_PATH ?? '',
         })
       : kind === 'redis'
-        ? (await import('../src/server/redis')).createRedisStore({
+        ? (await import('../src/server/store/redis')).createRedisStore({
             url: process.env.BENCH_REDIS_URL ?? '',
           })
         : kind === 'postgres'
-          ? (await import('../src/server/postgres')).createPostgresStore({
+          ? (await import('../src/server/store/postgres')).createPostgresStore({
               url: process.env.BENCH_POSTGRES_URL ?? '',
             })
           : createMemoryStore();
@@ -213,9 +213,9 @@ async function main(): Promise<void> {
 async function inProcess(calls: number, secretKey: string): Promise<void> {
   const { createSandboxHandler } = await import('../src/sandbox');
   const { createCheckoutHandler, createMemoryStore } = await import('../src/server');
-  const { createSqliteStore } = await import('../src/server/sqlite');
-  const { createRedisStore } = await import('../src/server/redis');
-  const { createPostgresStore } = await import('../src/server/postgres');
+  const { createSqliteStore } = await import('../src/server/store/sqlite');
+  const { createRedisStore } = await import('../src/server/store/redis');
+  const { createPostgresStore } = await import('../src/server/store/postgres');
   const { hasRedisServer, startRedis } = await import('../test/helpers/redis');
   const { hasPostgresServer, startPostgres } = await import('../test/helpers/postgres');
   const folder = mkdtempSync(join(tmpdir(), 'paydrop-bench-'));

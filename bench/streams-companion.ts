@@ -15,11 +15,13 @@ import { createCheckoutHandler, createMemoryStore } from '../src/server';
 
 const spec = process.env.BENCH_STREAMS_STORE_SPEC ?? 'memory';
 const store = spec.startsWith('sqlite:')
-  ? (await import('../src/server/sqlite')).createSqliteStore({
+  ? (await import('../src/server/store/sqlite')).createSqliteStore({
       path: spec.slice('sqlite:'.length),
     })
   : spec.startsWith('redis:')
-    ? (await import('../src/server/redis')).createRedisStore({ url: spec.slice('redis:'.length) })
+    ? (await import('../src/server/store/redis')).createRedisStore({
+        url: spec.slice('redis:'.length),
+      })
     : createMemoryStore();
 const checkout = createCheckoutHandler({
   secretKey: process.env.SANDBOX_SECRET_KEY ?? '',

@@ -3,9 +3,9 @@
  * /session: `createTokenSigner().verify` against the same HMAC by `crypto.subtle.verify` with a
  * CryptoKey imported once (the runtime's own, but asynchronous), in this process.
  * BENCH_TOKEN_BEFORE=<file>: also a signer module to compare with, e.g. the previous version
- * (`git show <commit>:src/server/token.ts > bench/token-before.ts`).
+ * (`git show <commit>:src/server/checkout/token.ts > bench/token-before.ts`).
  */
-import { createTokenSigner, type TokenSigner } from '../src/server/token';
+import { createTokenSigner, type TokenSigner } from '../src/server/checkout/token';
 
 const ROUNDS = 7;
 const CALLS = Number(process.env.BENCH_CALLS ?? 10_000);
@@ -43,7 +43,7 @@ const signers: Array<[string, TokenSigner]> = [['createTokenSigner (src)', curre
 if (process.env.BENCH_TOKEN_BEFORE) {
   const before = (await import(
     process.env.BENCH_TOKEN_BEFORE
-  )) as typeof import('../src/server/token');
+  )) as typeof import('../src/server/checkout/token');
   signers.unshift(['createTokenSigner (before)', before.createTokenSigner(secret)]);
 }
 const token = current.sign(claims);

@@ -20,8 +20,8 @@ import {
   createProviderClient,
   type ProviderClient,
 } from '../src/server';
-import { createRedisStore } from '../src/server/redis';
-import { createSqliteStore } from '../src/server/sqlite';
+import { createRedisStore } from '../src/server/store/redis';
+import { createSqliteStore } from '../src/server/store/sqlite';
 import { generatePassword } from './back-office-login';
 import { createDemoBackOffice } from './back-office-server';
 import {

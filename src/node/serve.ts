@@ -4,9 +4,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rememberClientAddress } from '../server/client-address';
-import { attachDirect } from '../server/direct-stream';
-import { RequestBodyTooLargeError } from '../server/read-body';
+import { rememberClientAddress } from '../server/http/client-address';
+import { attachDirect } from '../server/http/direct-stream';
+import { RequestBodyTooLargeError } from '../server/http/read-body';
 
 /**
  * What serve() takes of a body at most, for handlers that read a body whole (the sandbox and the

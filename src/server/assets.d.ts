@@ -4,7 +4,7 @@ declare module '*?raw' {
   export default text;
 }
 
-// Vite's glob import (src/server/script-files.ts): the built script files, each as text.
+// Vite's glob import (src/server/http/script-files.ts): the built script files, each as text.
 interface ImportMeta {
   glob(
     patterns: string | readonly string[],

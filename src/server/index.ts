@@ -19,12 +19,9 @@ export {
   verifyWebhook,
   WebhookVerificationError,
 } from '../provider/webhook-signature';
-export type { CardAttemptContext, CheckoutLimits } from './attempt-limits';
-export type { TrustProxy } from './client-address';
-export { CHECKOUT_ERROR_STATUS, CheckoutError, type CheckoutErrorCode } from './errors';
-export { type CheckoutHandler, createCheckoutHandler } from './handler';
-export type { DueWorkSummary } from './jobs';
-export type { MerchantOptions } from './merchant';
+export type { CardAttemptContext, CheckoutLimits } from './checkout/attempt-limits';
+export { type CheckoutHandler, createCheckoutHandler } from './checkout/handler';
+export type { MerchantOptions } from './checkout/merchant';
 export type {
   CardEntry,
   CheckoutHandlerOptions,
@@ -32,12 +29,15 @@ export type {
   PaymentOutcome,
   PayoutOutcome,
   ResolvedOrder,
-} from './options';
-export type { PaymentView } from './payments';
+} from './checkout/options';
+export type { PaymentView } from './checkout/payments';
+export type { TrustProxy } from './http/client-address';
+export { CHECKOUT_ERROR_STATUS, CheckoutError, type CheckoutErrorCode } from './http/errors';
+export type { DueWorkSummary } from './jobs/jobs';
 export {
   createPayoutsHandler,
   type PayoutsHandler,
   type PayoutsHandlerOptions,
-} from './payouts-handler';
-export { type CheckoutStore, createMemoryStore, type StoredEvent } from './store';
-export { StoreUnavailableError } from './store-unavailable';
+} from './payouts/handler';
+export { type CheckoutStore, createMemoryStore, type StoredEvent } from './store/store';
+export { StoreUnavailableError } from './store/store-unavailable';

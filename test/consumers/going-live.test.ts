@@ -6,7 +6,7 @@
 // site is still refused and its origin logged with the origin expected and the option that would
 // allow it; a page that forges X-Forwarded-Host or Forwarded does not get its call sent, because
 // the browser's preflight is refused, though curl with the same forged headers gets in (which is
-// why the forgery is worth nothing: see src/server/shop-origin.ts). The certificate is a
+// why the forgery is worth nothing: see src/server/http/shop-origin.ts). The certificate is a
 // throw-away one made here with openssl.
 import { type ChildProcess, spawn } from 'node:child_process';
 import type http from 'node:http';

@@ -30,7 +30,7 @@ const INPUTS = [
   'tsconfig.json',
   'tsconfig.build.json',
   'scripts/dts-extensions.mjs',
-  // The files the packed server serves as the script tag's (src/server/script-files.ts).
+  // The files the packed server serves as the script tag's (src/server/http/script-files.ts).
   'dist/paydrop.js',
   'dist/paydrop-chunks.json',
 ];

@@ -12,9 +12,9 @@
  */
 import { serve } from '../../src/node/serve';
 import { type CheckoutStore, createCheckoutHandler, createMemoryStore } from '../../src/server';
-import { createPostgresStore } from '../../src/server/postgres';
-import { createRedisStore } from '../../src/server/redis';
-import { createSqliteStore } from '../../src/server/sqlite';
+import { createPostgresStore } from '../../src/server/store/postgres';
+import { createRedisStore } from '../../src/server/store/redis';
+import { createSqliteStore } from '../../src/server/store/sqlite';
 
 // 'order-ngn:42' is order 42 of the NGN kind, as in test/helpers/companion.ts.
 const ORDERS: Record<string, { amountMinor: number; currency: string; description: string }> = {

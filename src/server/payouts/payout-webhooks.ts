@@ -1,15 +1,15 @@
 /**
  * The payout webhooks for a payouts handler, by the checkout's own receiver: the server's
- * `createPayoutsWebhookReceiver` (src/server/webhooks.ts, issue 9) gives the same size cap,
+ * `createPayoutsWebhookReceiver` (src/server/checkout/webhooks.ts, issue 9) gives the same size cap,
  * signature check, dedupe, confirmation jobs over the transaction list and once-per-state
  * `onPayoutOutcome` (with the webhook's reason and time). Nothing of it is copied here; this only
  * shapes the payouts handler's options the way that receiver reads them.
  */
 import type { ProviderClient } from '../../provider/client';
-import type { DueWorkSummary } from '../jobs';
-import type { CheckoutHandlerOptions, CheckoutLogger, PayoutOutcome } from '../options';
-import type { CheckoutStore } from '../store';
-import { createPayoutsWebhookReceiver } from '../webhooks';
+import type { CheckoutHandlerOptions, CheckoutLogger, PayoutOutcome } from '../checkout/options';
+import { createPayoutsWebhookReceiver } from '../checkout/webhooks';
+import type { DueWorkSummary } from '../jobs/jobs';
+import type { CheckoutStore } from '../store/store';
 import type { PayoutsHandlerOptions } from './options';
 
 export interface PayoutWebhookDeps {

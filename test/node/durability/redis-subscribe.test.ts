@@ -3,7 +3,7 @@
 // (INFO) failed on the connection a SUBSCRIBE had meanwhile put in subscriber mode, and rejected
 // that subscription. Subscriptions arriving one by one, as browsers do, must all hear.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRedisStore } from '../../../src/server/redis';
+import { createRedisStore } from '../../../src/server/store/redis';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 
 let redis: RunningRedis | undefined;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxHandler } from '../../../src/sandbox';
 import { createCheckoutHandler, type PaymentOutcome } from '../../../src/server';
-import { createRedisStore } from '../../../src/server/redis';
+import { createRedisStore } from '../../../src/server/store/redis';
 import { ORDERS } from '../../helpers/companion';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 

@@ -1,7 +1,7 @@
 // Bad input from the browser: each gets a clear 4xx with a stable code, never a 5xx, and the
 // companion calls the provider for none of them. Unknown extra fields are dropped, not refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CheckoutClaims, createTokenSigner } from '../../../src/server/token';
+import { type CheckoutClaims, createTokenSigner } from '../../../src/server/checkout/token';
 import { type CompanionRig, companionCall, startCompanion } from '../../helpers/companion';
 
 const KEY = `sk_test_bad_${crypto.randomUUID().replaceAll('-', '')}`;

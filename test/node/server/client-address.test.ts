@@ -9,7 +9,7 @@ import {
   addressKey,
   clientAddressOf,
   rememberClientAddress,
-} from '../../../src/server/client-address';
+} from '../../../src/server/http/client-address';
 import { type CompanionRig, companionCall, startCompanion } from '../../helpers/companion';
 
 function request(headers: Record<string, string> = {}, socket?: string): Request {

@@ -4,8 +4,8 @@
  * written to again, and however many streams are open the process has one timer for them all.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { eventStream, HEARTBEAT_MS, openEventStreams } from '../../../src/server/events';
-import { createMemoryStore } from '../../../src/server/store';
+import { eventStream, HEARTBEAT_MS, openEventStreams } from '../../../src/server/http/events';
+import { createMemoryStore } from '../../../src/server/store/store';
 
 interface Heard {
   readonly at: number;

@@ -7,9 +7,9 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterEach, expect, it, vi } from 'vitest';
 import { type RunningServer, serve } from '../../../src/node/serve';
-import { attachDirect } from '../../../src/server/direct-stream';
-import { clientSignal, eventStream, openEventStreams } from '../../../src/server/events';
-import { type CheckoutStore, createMemoryStore } from '../../../src/server/store';
+import { attachDirect } from '../../../src/server/http/direct-stream';
+import { clientSignal, eventStream, openEventStreams } from '../../../src/server/http/events';
+import { type CheckoutStore, createMemoryStore } from '../../../src/server/store/store';
 
 let running: RunningServer | undefined;
 afterEach(async () => {

@@ -9,7 +9,7 @@ import {
   createMemoryStore,
   StoreUnavailableError,
 } from '../../../src/server';
-import { createRedisStore } from '../../../src/server/redis';
+import { createRedisStore } from '../../../src/server/store/redis';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 
 const TOKEN_SECRET = `health-token-secret-${'h'.repeat(20)}`;

@@ -3,7 +3,7 @@
 // order's refusal), its brand colour only for the schemes where it keeps its contrast.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCheckoutHandler } from '../../../src/server';
-import { type CheckoutHandlerOptions, checkOptions } from '../../../src/server/options';
+import { type CheckoutHandlerOptions, checkOptions } from '../../../src/server/checkout/options';
 import { type CompanionRig, companionCall, startCompanion } from '../../helpers/companion';
 
 const BASE: CheckoutHandlerOptions = {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandboxHandler, SANDBOX_TEST_KEY } from '../../../src/sandbox';
 import { createCheckoutHandler } from '../../../src/server';
-import { parseForwarded, shopOriginsOf } from '../../../src/server/shop-origin';
+import { parseForwarded, shopOriginsOf } from '../../../src/server/http/shop-origin';
 
 describe('parseForwarded (RFC 7239)', () => {
   it('reads each hop, the client’s first, with quoted values holding commas, semicolons and escapes', () => {

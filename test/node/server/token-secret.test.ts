@@ -10,7 +10,7 @@ import {
   createCheckoutHandler,
   createMemoryStore,
 } from '../../../src/server';
-import { createTokenSigner } from '../../../src/server/token';
+import { createTokenSigner } from '../../../src/server/checkout/token';
 
 const OLD = `old-token-secret-${'o'.repeat(24)}`;
 const NEW = `new-token-secret-${'n'.repeat(24)}`;

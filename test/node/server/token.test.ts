@@ -2,7 +2,7 @@
 // buffers, no allocation per byte): round trips whatever the claims hold, every secret of a
 // rotation verifies, and anything altered or not base64url is refused for the right reason.
 import { describe, expect, it } from 'vitest';
-import { type CheckoutClaims, createTokenSigner } from '../../../src/server/token';
+import { type CheckoutClaims, createTokenSigner } from '../../../src/server/checkout/token';
 
 const NOW = 1_800_000_000;
 const claims: CheckoutClaims = {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelValidation, Money } from '../../../src/protocol';
 import { createSandboxHandler, SANDBOX_TEST_KEY } from '../../../src/sandbox';
 import { createCheckoutHandler } from '../../../src/server';
-import { createValidationCache } from '../../../src/server/validation-cache';
+import { createValidationCache } from '../../../src/server/checkout/validation-cache';
 
 const ORDERS: Record<string, { amountMinor: number; currency: string; description: string }> = {
   order_1042: { amountMinor: 2_500_050, currency: 'NGN', description: 'Adire tote bag' },

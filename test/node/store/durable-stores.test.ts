@@ -13,11 +13,11 @@ import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore } from '../../../src/server/postgres';
-import { createRedisStore } from '../../../src/server/redis';
-import { createSqliteStore } from '../../../src/server/sqlite';
-import { MIGRATIONS } from '../../../src/server/sqlite/migrations';
-import type { CheckoutStore, StoredEvent } from '../../../src/server/store';
+import { createPostgresStore } from '../../../src/server/store/postgres';
+import { createRedisStore } from '../../../src/server/store/redis';
+import { createSqliteStore } from '../../../src/server/store/sqlite';
+import { MIGRATIONS } from '../../../src/server/store/sqlite/migrations';
+import type { CheckoutStore, StoredEvent } from '../../../src/server/store/store';
 import { hasPostgresServer, type RunningPostgres, startPostgres } from '../../helpers/postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 

@@ -4,7 +4,7 @@
  * clock that goes back.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../../src/server/store';
+import { createMemoryStore } from '../../../src/server/store/store';
 
 describe('the memory store queue', () => {
   it('claims due jobs in due order, a batch at a time, never one not yet due', async () => {

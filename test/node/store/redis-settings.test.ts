@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TEST_KEY } from '../../../src/sandbox';
 import { createCheckoutHandler } from '../../../src/server';
-import { createRedisStore } from '../../../src/server/redis';
-import { judgeRedisSettings } from '../../../src/server/redis/redis-settings';
+import { createRedisStore } from '../../../src/server/store/redis';
+import { judgeRedisSettings } from '../../../src/server/store/redis/redis-settings';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 
 const environment = process.env.NODE_ENV;

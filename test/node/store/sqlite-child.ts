@@ -5,7 +5,7 @@
  *                                      printing what it won as one JSON line;
  *   tsx sqlite-child.ts <path> append  appends 1..5 to events:R1 once told "go", then exits.
  */
-import { createSqliteStore } from '../../../src/server/sqlite';
+import { createSqliteStore } from '../../../src/server/store/sqlite';
 
 const [path = '', mode = 'write'] = process.argv.slice(2);
 const store = createSqliteStore({ path });

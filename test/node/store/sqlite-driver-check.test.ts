@@ -1,12 +1,12 @@
 // A companion on a Node that aborts better-sqlite3 12 at a random garbage collection refuses to
-// start instead, naming the fix (src/server/sqlite/driver-check.ts).
+// start instead, naming the fix (src/server/store/sqlite/driver-check.ts).
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
   checkDriver,
   isNodeApiDriver,
   nodeAbortsOldDriver,
-} from '../../../src/server/sqlite/driver-check';
+} from '../../../src/server/store/sqlite/driver-check';
 
 class Release12 {}
 class Release13 {

@@ -9,10 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPostgresStore } from '../../../src/server/postgres';
-import { createRedisStore } from '../../../src/server/redis';
-import { createSqliteStore } from '../../../src/server/sqlite';
-import { type CheckoutStore, createMemoryStore, type StoredEvent } from '../../../src/server/store';
+import { createPostgresStore } from '../../../src/server/store/postgres';
+import { createRedisStore } from '../../../src/server/store/redis';
+import { createSqliteStore } from '../../../src/server/store/sqlite';
+import {
+  type CheckoutStore,
+  createMemoryStore,
+  type StoredEvent,
+} from '../../../src/server/store/store';
 import { hasPostgresServer, type RunningPostgres, startPostgres } from '../../helpers/postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 

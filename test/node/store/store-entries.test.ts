@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, it } from 'vitest';
-import * as postgresEntry from '../../../src/server/postgres';
-import * as redisEntry from '../../../src/server/redis';
-import * as sqliteEntry from '../../../src/server/sqlite';
+import * as postgresEntry from '../../../src/server/store/postgres';
+import * as redisEntry from '../../../src/server/store/redis';
+import * as sqliteEntry from '../../../src/server/store/sqlite';
 
 const root = new URL('../../../', import.meta.url).pathname;
 
@@ -31,7 +31,7 @@ it('exports the store factories and nothing else', () => {
 it('imports better-sqlite3, ioredis and pg only from their own entries', () => {
   const offenders = sources(join(root, 'src'))
     .map((file) => relative(root, file))
-    .filter((file) => !/^src\/server\/(sqlite|redis|postgres)\//.test(file))
+    .filter((file) => !/^src\/server\/store\/(sqlite|redis|postgres)\//.test(file))
     .filter((file) =>
       /from ['"](better-sqlite3|ioredis|pg)['"]|import\(['"](better-sqlite3|ioredis|pg)['"]\)/.test(
         readFileSync(join(root, file), 'utf8'),
@@ -43,15 +43,15 @@ it('imports better-sqlite3, ioredis and pg only from their own entries', () => {
 it('publishes each entry with its types, the drivers as optional peers', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   expect(pkg.exports['./server/sqlite']).toMatchObject({
-    types: './dist/types/server/sqlite/index.d.ts',
+    types: './dist/types/server/store/sqlite/index.d.ts',
     import: './dist/server-sqlite.js',
   });
   expect(pkg.exports['./server/redis']).toMatchObject({
-    types: './dist/types/server/redis/index.d.ts',
+    types: './dist/types/server/store/redis/index.d.ts',
     import: './dist/server-redis.js',
   });
   expect(pkg.exports['./server/postgres']).toMatchObject({
-    types: './dist/types/server/postgres/index.d.ts',
+    types: './dist/types/server/store/postgres/index.d.ts',
     import: './dist/server-postgres.js',
   });
   for (const driver of ['better-sqlite3', 'ioredis', 'pg']) {

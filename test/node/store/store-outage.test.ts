@@ -13,8 +13,8 @@ import {
   createCheckoutHandler,
   StoreUnavailableError,
 } from '../../../src/server';
-import { createRedisStore } from '../../../src/server/redis';
-import { createSqliteStore } from '../../../src/server/sqlite';
+import { createRedisStore } from '../../../src/server/store/redis';
+import { createSqliteStore } from '../../../src/server/store/sqlite';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -6,8 +6,8 @@
  * (single flight); a failed call is not kept, so the next ask tries again; the entries are
  * bounded, least recently used first out, so strangers sending many amounts cannot grow it.
  */
-import type { ChannelValidation, Money } from '../protocol';
-import type { ProviderClient } from '../provider/client';
+import type { ChannelValidation, Money } from '../../protocol';
+import type { ProviderClient } from '../../provider/client';
 
 /** Default for `validationCacheMs`. */
 export const VALIDATION_CACHE_MS = 60_000;

@@ -11,12 +11,12 @@
  * however often the customer reopens the page, or opens it in two tabs, the order is charged
  * once.
  */
-import type { Money } from '../protocol';
-import type { ProviderClient } from '../provider/client';
+import type { Money } from '../../protocol';
+import type { ProviderClient } from '../../provider/client';
+import type { CheckoutStore } from '../store/store';
 import type { AttemptContext, AttemptLimits } from './attempt-limits';
 import type { Outcomes } from './outcomes';
 import { PAYMENT_TTL_MS, type PaymentRecord, type PaymentRecords } from './payment-records';
-import type { CheckoutStore } from './store';
 
 /** A hosted card page opened for one order (or one checkout of a payment link). */
 export interface HostedCardAttempt {

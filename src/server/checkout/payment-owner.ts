@@ -9,7 +9,7 @@
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { PaymentViewWire } from '../protocol/contract';
+import type { PaymentViewWire } from '../../protocol/contract';
 
 const encoder = new TextEncoder();
 

@@ -8,13 +8,13 @@ import {
   isKnownCurrency,
   type Money,
   type PayoutStatus,
-} from '../protocol';
-import type { CardEntry, PaymentFailureReason } from '../protocol/contract';
-import { checkBaseUrl, checkSecretKey } from '../provider/transport';
+} from '../../protocol';
+import type { CardEntry, PaymentFailureReason } from '../../protocol/contract';
+import { checkBaseUrl, checkSecretKey } from '../../provider/transport';
+import { checkClientAddressOptions, type TrustProxy } from '../http/client-address';
+import { type CheckoutStore, isMemoryStore } from '../store/store';
 import type { CardAttemptContext, CheckoutLimits } from './attempt-limits';
-import { checkClientAddressOptions, type TrustProxy } from './client-address';
 import { checkMerchant, type MerchantOptions } from './merchant';
-import { type CheckoutStore, isMemoryStore } from './store';
 
 /** What the merchant's server decided an order costs. */
 export interface ResolvedOrder {

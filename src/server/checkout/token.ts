@@ -6,8 +6,8 @@
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { Channel } from '../protocol';
-import type { CardEntry } from '../protocol/contract';
+import type { Channel } from '../../protocol';
+import type { CardEntry } from '../../protocol/contract';
 
 export interface CheckoutClaims {
   /** Checkout session id. */

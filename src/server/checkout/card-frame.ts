@@ -7,10 +7,10 @@
  * sandbox attribute, or opens the URL in a window of its own, still cannot read it. Being opaque,
  * its requests carry `Origin: null`, which POST /card alone accepts.
  */
-import { escapeHtml } from '../protocol';
-import { CARD_FRAME_PATH, CARD_PATH } from '../protocol/card-frame';
-import { CheckoutError } from './errors';
-import { SOURCE_DIST, sourceDistReader } from './source-dist';
+import { escapeHtml } from '../../protocol';
+import { CARD_FRAME_PATH, CARD_PATH } from '../../protocol/card-frame';
+import { CheckoutError } from '../http/errors';
+import { SOURCE_DIST, sourceDistReader } from '../http/source-dist';
 
 export { CARD_FRAME_PATH, CARD_PATH };
 
@@ -33,12 +33,12 @@ const FILES: Readonly<Record<string, { type: string; load: () => Promise<string>
   'card-frame.js': {
     type: 'text/javascript; charset=utf-8',
     load: () =>
-      builtText('paydrop-card-frame.js', () => import('../../dist/paydrop-card-frame.js?raw')),
+      builtText('paydrop-card-frame.js', () => import('../../../dist/paydrop-card-frame.js?raw')),
   },
   'card-frame.css': {
     type: 'text/css; charset=utf-8',
     load: () =>
-      builtText('paydrop-card-frame.css', () => import('../../dist/paydrop-card-frame.css?raw')),
+      builtText('paydrop-card-frame.css', () => import('../../../dist/paydrop-card-frame.css?raw')),
   },
 };
 

@@ -10,14 +10,14 @@ import {
   ProviderRateLimitError,
   ProviderTimeoutError,
   ProviderValidationError,
-} from '../protocol';
+} from '../../protocol';
 import {
   CHECKOUT_ERROR_STATUS,
   type CheckoutErrorCode,
   type PaidCheckoutWire,
   type PaymentViewWire,
-} from '../protocol/contract';
-import { isStoreUnavailable } from './store-unavailable';
+} from '../../protocol/contract';
+import { isStoreUnavailable } from '../store/store-unavailable';
 
 export { CHECKOUT_ERROR_STATUS, type CheckoutErrorCode };
 

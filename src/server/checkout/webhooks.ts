@@ -11,22 +11,22 @@
  * call per minute.
  */
 
-import { parseWebhookEvent } from '../protocol';
-import type { ProviderClient } from '../provider/client';
-import { verifyWebhook, WebhookVerificationError } from '../provider/webhook-signature';
-import { type HostedCard, linkAliasOfWebhook } from './hosted-card';
-import { createJobPicker, type JobPicker } from './jobs';
-import type { CheckoutHandlerOptions, CheckoutLogger } from './options';
-import { type Outcomes, PAYMENT_QUEUE } from './outcomes';
-import type { PaymentRecords } from './payment-records';
+import { parseWebhookEvent } from '../../protocol';
+import type { ProviderClient } from '../../provider/client';
+import { verifyWebhook, WebhookVerificationError } from '../../provider/webhook-signature';
+import { assertExactBody, LARGEST_BODY_BYTES, readCapped } from '../http/read-body';
+import { createJobPicker, type JobPicker } from '../jobs/jobs';
 import {
   createPayoutOutcomes,
   PAYOUT_QUEUE,
   type PayoutOutcomes,
   payoutStatusOfEvent,
-} from './payout-outcomes';
-import { assertExactBody, LARGEST_BODY_BYTES, readCapped } from './read-body';
-import type { CheckoutStore } from './store';
+} from '../payouts/payout-outcomes';
+import type { CheckoutStore } from '../store/store';
+import { type HostedCard, linkAliasOfWebhook } from './hosted-card';
+import type { CheckoutHandlerOptions, CheckoutLogger } from './options';
+import { type Outcomes, PAYMENT_QUEUE } from './outcomes';
+import type { PaymentRecords } from './payment-records';
 
 const MAX_WEBHOOK_BYTES = LARGEST_BODY_BYTES;
 /** Longer ids or references are no provider's: refused before anything is kept. */

@@ -3,7 +3,7 @@
  * line can carry the secret key or the token secret, whatever a message or its details quote: a
  * provider that echoes the request, a merchant hook whose error names the key, a stack.
  */
-import type { CheckoutLogger } from './options';
+import type { CheckoutLogger } from '../checkout/options';
 
 /** Wraps `logger` so that every string it is given, however deep, loses each of `secrets`. */
 export function redactingLogger(

@@ -6,7 +6,7 @@
  * webhooks (through the checkout's own receiver), so a merchant doing payouts only needs no
  * `resolveOrder`.
  */
-import { isKnownCurrency, type Money, type PayoutStatus } from '../protocol';
+import { isKnownCurrency, type Money, type PayoutStatus } from '../../protocol';
 import {
   BACK_OFFICE_PATHS,
   type PaymentLinkRequestWire,
@@ -14,28 +14,28 @@ import {
   type PayoutEventWire,
   type PayoutResultWire,
   type PayoutView,
-} from '../protocol/back-office';
-import { createProviderClient, type FundTransferInput, MAX_PER_PAGE } from '../provider/client';
-import type { PayoutPositions } from '../provider/payouts';
-import { createProviderTransport } from '../provider/transport';
-import { CheckoutError, toCheckoutError } from './errors';
-import { clientSignal, eventStream } from './events';
-import type { DueWorkSummary } from './jobs';
-import type { CheckoutLogger, PayoutOutcome } from './options';
+} from '../../protocol/back-office';
+import { createProviderClient, type FundTransferInput, MAX_PER_PAGE } from '../../provider/client';
+import type { PayoutPositions } from '../../provider/payouts';
+import { createProviderTransport } from '../../provider/transport';
+import type { CheckoutLogger, PayoutOutcome } from '../checkout/options';
+import { CheckoutError, toCheckoutError } from '../http/errors';
+import { clientSignal, eventStream } from '../http/events';
+import { readCapped } from '../http/read-body';
+import { redactingLogger } from '../http/redacting-logger';
+import type { DueWorkSummary } from '../jobs/jobs';
+import { createMemoryStore } from '../store/store';
 import {
   checkPayoutsOptions,
   DEFAULT_BACK_OFFICE_PATH,
   isProduction,
   type PayoutsHandlerOptions,
-} from './payouts/options';
-import { createPayoutWebhookReceiver } from './payouts/payout-webhooks';
-import { createServedHosts } from './payouts/served-hosts';
-import { linkView, payoutView, transactionPageView } from './payouts/views';
-import { readCapped } from './read-body';
-import { redactingLogger } from './redacting-logger';
-import { createMemoryStore } from './store';
+} from './options';
+import { createPayoutWebhookReceiver } from './payout-webhooks';
+import { createServedHosts } from './served-hosts';
+import { linkView, payoutView, transactionPageView } from './views';
 
-export type { PayoutsHandlerOptions } from './payouts/options';
+export type { PayoutsHandlerOptions } from './options';
 
 export interface PayoutsHandler {
   (request: Request): Promise<Response>;

@@ -5,10 +5,20 @@
  * no list, no pass-through: nothing else answers.
  */
 import * as v from 'valibot';
-import { COMPANION_PATHS } from '../protocol/contract';
-import { createProviderClock } from '../protocol/provider-clock';
-import { createProviderClient } from '../provider/client';
-import { createProviderTransport } from '../provider/transport';
+import { COMPANION_PATHS } from '../../protocol/contract';
+import { createProviderClock } from '../../protocol/provider-clock';
+import { createProviderClient } from '../../provider/client';
+import { createProviderTransport } from '../../provider/transport';
+import { clientAddressOf } from '../http/client-address';
+import { CheckoutError, toCheckoutError } from '../http/errors';
+import { clientSignal, eventStream } from '../http/events';
+import { readCapped } from '../http/read-body';
+import { redactingLogger } from '../http/redacting-logger';
+import { createScriptFiles, SCRIPT_PATH } from '../http/script-files';
+import { type ShopOrigins, shopOriginsOf } from '../http/shop-origin';
+import { createJobPicker, type DueWorkSummary, type JobPicker } from '../jobs/jobs';
+import { createPayoutOutcomes, PAYOUT_QUEUE, SWEEP_QUEUE } from '../payouts/payout-outcomes';
+import { createMemoryStore } from '../store/store';
 import { createAttemptLimits, resolveLimits } from './attempt-limits';
 import {
   CARD_FRAME_PATH,
@@ -18,11 +28,7 @@ import {
   cardPreflight,
   checkCardOrigin,
 } from './card-frame';
-import { clientAddressOf } from './client-address';
-import { CheckoutError, toCheckoutError } from './errors';
-import { clientSignal, eventStream } from './events';
 import { createHostedCard } from './hosted-card';
-import { createJobPicker, type DueWorkSummary, type JobPicker } from './jobs';
 import {
   type CheckoutHandlerOptions,
   type CheckoutLogger,
@@ -34,9 +40,6 @@ import { ASSETS, challengeFrame, challengePage, missingPage, returnPage } from '
 import { paymentKeysOf, rememberPaymentKey } from './payment-key-cookie';
 import { createPaymentRecords } from './payment-records';
 import { createPaymentService } from './payments';
-import { createPayoutOutcomes, PAYOUT_QUEUE, SWEEP_QUEUE } from './payout-outcomes';
-import { readCapped } from './read-body';
-import { redactingLogger } from './redacting-logger';
 import {
   CARD_ON_INITIATE_ISSUE,
   CardInput,
@@ -45,10 +48,7 @@ import {
   issuesOf,
   SessionInput,
 } from './schemas';
-import { createScriptFiles, SCRIPT_PATH } from './script-files';
-import { type ShopOrigins, shopOriginsOf } from './shop-origin';
 import { createStatusCache } from './status-cache';
-import { createMemoryStore } from './store';
 import { type CheckoutClaims, createTokenSigner } from './token';
 import { createValidationCache, VALIDATION_CACHE_MS } from './validation-cache';
 import { createWebhookReceiver } from './webhooks';

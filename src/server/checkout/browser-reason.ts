@@ -4,7 +4,7 @@
  * free oracle. The browser hears `card_declined`, and the customer that their bank can tell them
  * why; the merchant's `onPaymentOutcome` still gets the precise reason.
  */
-import type { PaymentFailureReason } from '../protocol/contract';
+import type { PaymentFailureReason } from '../../protocol/contract';
 import type { FailureDetails } from './payment-records';
 
 /** Reasons that reveal a valid card, told to the browser as a plain decline. */

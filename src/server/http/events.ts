@@ -10,8 +10,9 @@
  * Ten thousand waiting browsers cost one timer and 2,000 small writes a second, spread over
  * the ticks, instead of ten thousand timers.
  */
+
+import type { CheckoutStore, StoredEvent } from '../store/store';
 import { type DirectSink, offerDirect } from './direct-stream';
-import type { CheckoutStore, StoredEvent } from './store';
 
 // Well inside every runtime's default idle timeout: Bun.serve cuts a connection silent for 10 s,
 // and proxies commonly at 30 to 60 s (issue 13).

@@ -5,8 +5,8 @@
  * no colour maths: white text on it (the primary button) at 4.5:1 (1.4.3) and the colour against
  * the dialog's panel at 3:1 (1.4.11, the focus ring). Elsewhere the widget's own blue stays.
  */
-import type { MerchantWire } from '../protocol/contract';
-import { isSafeUrl } from '../protocol/url';
+import type { MerchantWire } from '../../protocol/contract';
+import { isSafeUrl } from '../../protocol/url';
 
 /**
  * The merchant as the checkout shows it at the top: the name customers know the shop by, and

@@ -45,12 +45,12 @@ type Loaders = Readonly<Record<string, () => Promise<string>>>;
  */
 async function builtFiles(): Promise<Loaders> {
   if ((import.meta as { env?: unknown }).env) {
-    const found = import.meta.glob(['../../dist/paydrop.js', '../../dist/paydrop-*/*.js'], {
+    const found = import.meta.glob(['../../../dist/paydrop.js', '../../../dist/paydrop-*/*.js'], {
       query: '?raw',
       import: 'default',
     }) as Record<string, () => Promise<string>>;
     return Object.fromEntries(
-      Object.entries(found).map(([path, load]) => [path.slice('../../dist/'.length), load]),
+      Object.entries(found).map(([path, load]) => [path.slice('../../../dist/'.length), load]),
     );
   }
   const fs = sourceDistReader('the built script');

@@ -3,8 +3,8 @@
  * however many tabs, webhooks and jobs ask, one call per reference per second, and a burst of
  * hints that wants a fresh answer costs at most two.
  */
-import type { PaymentStatusReport } from '../protocol';
-import type { ProviderClient } from '../provider/client';
+import type { PaymentStatusReport } from '../../protocol';
+import type { ProviderClient } from '../../provider/client';
 
 const STATUS_CACHE_MS = 1000;
 const MAX_ENTRIES = 1000;

@@ -13,13 +13,14 @@ import {
   type PaymentStatus,
   ProviderConflictError,
   ProviderError,
-} from '../protocol';
-import type { PaymentViewWire, StatusWire } from '../protocol/contract';
-import { failureDetails, failureReasonOf } from '../protocol/failure-reason';
-import type { ProviderClient } from '../provider/client';
+} from '../../protocol';
+import type { PaymentViewWire, StatusWire } from '../../protocol/contract';
+import { failureDetails, failureReasonOf } from '../../protocol/failure-reason';
+import type { ProviderClient } from '../../provider/client';
+import { CheckoutError } from '../http/errors';
+import type { CheckoutStore } from '../store/store';
 import { type AttemptLimits, takeLockWaiting } from './attempt-limits';
 import { forBrowser } from './browser-reason';
-import { CheckoutError } from './errors';
 import type { HostedCard, HostedCardAttempt } from './hosted-card';
 import { checkMerchant } from './merchant';
 import {
@@ -40,7 +41,6 @@ import {
 } from './payment-records';
 import type { InitiateInputValue } from './schemas';
 import type { StatusCache } from './status-cache';
-import type { CheckoutStore } from './store';
 import type { CheckoutClaims, TokenSigner } from './token';
 import type { ValidationCache } from './validation-cache';
 

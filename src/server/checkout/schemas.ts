@@ -3,7 +3,7 @@
  * unknown fields are dropped; an amount is never read from the browser at all.
  */
 import * as v from 'valibot';
-import { CHANNELS, passesLuhn } from '../protocol';
+import { CHANNELS, passesLuhn } from '../../protocol';
 
 const Identifier = (max: number) =>
   v.pipe(

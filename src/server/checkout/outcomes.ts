@@ -11,12 +11,13 @@ import {
   ProviderError,
   ProviderNotFoundError,
   ProviderValidationError,
-} from '../protocol';
-import { failureDetails } from '../protocol/failure-reason';
-import type { ProviderClient } from '../provider/client';
+} from '../../protocol';
+import { failureDetails } from '../../protocol/failure-reason';
+import type { ProviderClient } from '../../provider/client';
+import { type JobPicker, type JobResult, nextAttempt } from '../jobs/jobs';
+import type { CheckoutStore } from '../store/store';
 import type { AttemptLimits } from './attempt-limits';
 import { forBrowser } from './browser-reason';
-import { type JobPicker, type JobResult, nextAttempt } from './jobs';
 import type { CheckoutHandlerOptions, CheckoutLogger, PaymentOutcome } from './options';
 import {
   DAY_MS,
@@ -26,7 +27,6 @@ import {
   type PaymentRecords,
 } from './payment-records';
 import type { StatusCache } from './status-cache';
-import type { CheckoutStore } from './store';
 
 export const PAYMENT_QUEUE = 'payments';
 /** A payment nobody has hinted about is first looked at after this long (then backing off). */

@@ -21,5 +21,5 @@ export function sourceDistReader(what: string): DistReader {
   return fs;
 }
 
-/** The repository's dist/ folder, from src/server. */
-export const SOURCE_DIST = new URL('../../dist/', import.meta.url);
+/** The repository's dist/ folder, from src/server/http. */
+export const SOURCE_DIST = new URL('../../../dist/', import.meta.url);

@@ -3,8 +3,8 @@
  * nothing new: the bank's return page and the card challenge's host. Their scripts are files of
  * the companion (script-src 'self'); nothing inline runs in them.
  */
-import { escapeHtml } from '../protocol';
-import { CARD_RETURN_PARAM, RETURN_PARAM } from '../protocol/contract';
+import { escapeHtml } from '../../protocol';
+import { CARD_RETURN_PARAM, RETURN_PARAM } from '../../protocol/contract';
 
 function html(body: string, csp: string, status = 200): Response {
   return new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8">${body}</html>`, {

@@ -4,9 +4,9 @@
  * is never started before the previous one is settled, issue 9), how far a card's finalize got,
  * the provider-confirmed status and the outcome reported to the merchant.
  */
-import type { Channel, Money, PaymentStatus } from '../protocol';
-import type { PaymentViewWire, StatusWire, VirtualAccountWire } from '../protocol/contract';
-import type { CheckoutStore } from './store';
+import type { Channel, Money, PaymentStatus } from '../../protocol';
+import type { PaymentViewWire, StatusWire, VirtualAccountWire } from '../../protocol/contract';
+import type { CheckoutStore } from '../store/store';
 
 export const DAY_MS = 24 * 3600 * 1000;
 /** How long what the companion knows about one payment is kept. */
