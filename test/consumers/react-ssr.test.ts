@@ -1,12 +1,15 @@
-// paydrop/react on a merchant's server, from the packed package: React 19's renderToString of a
+// paydrop/react on a merchant's server, from the packed package: React's renderToString (19, and
+// 18 from test/consumers/react18.ts) of a
 // PayButton gives a plain button, and no code of paydrop reads window, document or another browser
 // global (apps/react-ssr.mjs traps them), whether imported or required. Rendering reads none at
 // all; importing, only Preact's own feature checks (`typeof requestAnimationFrame`) run. The button in a browser is test/browser/react.test.ts and test/e2e/react-app.test.ts.
 import { execFile } from 'node:child_process';
+import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, expect, it } from 'vitest';
 import { intoConsumer, type PackedPackage, packedPackage } from './packed-package';
+import { react18Modules } from './react18';
 
 const run = promisify(execFile);
 let packed: PackedPackage;
@@ -16,15 +19,39 @@ beforeAll(() => {
   intoConsumer(packed, ['apps']);
 }, 180_000);
 
-it.each(['import', 'require'])(
-  'renders PayButton to a plain button on the server; no code of paydrop reads a browser global (%s)',
-  async (modules) => {
+it.for([
+  [19, 'import'],
+  [19, 'require'],
+  [18, 'import'],
+  [18, 'require'],
+] as const)(
+  'renders PayButton to a plain button on the server on React %i; no code of paydrop reads a browser global (%s)',
+  async ([react, modules], { skip }) => {
+    // React 18 is found by a resolve hook (module.registerHooks: Node 22.15 and newer).
+    if (react === 18 && !('registerHooks' in nodeModule))
+      skip('module.registerHooks needs Node 22.15+');
     const { stdout, stderr } = await run(process.execPath, ['react-ssr.mjs'], {
       cwd: join(packed.consumer, 'apps'),
-      env: { ...process.env, NODE_ENV: 'production', MODULES: modules },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        MODULES: modules,
+        ...(react === 18 ? { REACT_MODULES: react18Modules() } : {}),
+      },
     });
     expect(stderr).toBe('');
-    const { html, importing, rendering } = JSON.parse(stdout) as Record<string, string[]>;
+    const {
+      html,
+      importing,
+      rendering,
+      react: version,
+    } = JSON.parse(stdout) as {
+      html: string;
+      importing?: string[];
+      rendering: string[];
+      react: string;
+    };
+    expect(version).toMatch(new RegExp(`^${react}\\.`));
     expect(html).toBe('<button type="button" aria-haspopup="dialog" class="pay">Pay</button>');
     expect(rendering).toEqual([]);
     for (const read of importing ?? []) expect(read).toMatch(/ by (preact|@preact\/signals)$/);

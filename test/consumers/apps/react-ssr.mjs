@@ -1,8 +1,23 @@
-// A merchant's server rendering a page with paydrop/react's PayButton (React 19's renderToString),
+// A merchant's server rendering a page with paydrop/react's PayButton (React's renderToString),
 // under traps: each read of window, document or another browser global after React has loaded
 // is recorded with the package whose code read it, while importing and while rendering. Prints
-// { html, importing, rendering } as JSON. MODULES=require loads the package with require().
-import { createRequire } from 'node:module';
+// { html, importing, rendering, react } as JSON. MODULES=require loads the package with require().
+import { createRequire, registerHooks } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// REACT_MODULES (the tests' React 18, see test/consumers/react18.ts): react and react-dom are
+// found there, for this script and for paydrop/react alike, as on a shop's server on React 18.
+const reactModules = process.env.REACT_MODULES;
+if (reactModules) {
+  const parentURL = pathToFileURL(join(reactModules, 'resolve-from-here.js')).href;
+  registerHooks({
+    resolve: (specifier, context, next) =>
+      /^react(-dom)?(\/|$)/.test(specifier)
+        ? next(specifier, { ...context, parentURL })
+        : next(specifier, context),
+  });
+}
 
 const { createElement } = await import('react');
 const { renderToString } = await import('react-dom/server');
@@ -54,4 +69,5 @@ const html = renderToString(
     'Pay',
   ),
 );
-console.log(JSON.stringify({ html, importing, rendering: reads }));
+const { version } = await import('react');
+console.log(JSON.stringify({ html, importing, rendering: reads, react: version }));

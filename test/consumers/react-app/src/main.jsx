@@ -1,10 +1,10 @@
-// A merchant's React 19 shop: a PayButton for one order, inside <StrictMode>, and a toggle that
+// A merchant's React shop (19, or 18 when the test builds it so): a PayButton for one order, inside <StrictMode>, and a toggle that
 // takes the button away. What the page heard is kept in window.__shop for the test to read.
 import { PayButton } from 'paydrop/react';
-import { StrictMode, useEffect, useState } from 'react';
+import { StrictMode, useEffect, useState, version } from 'react';
 import { createRoot } from 'react-dom/client';
 
-window.__shop = { mounts: 0, successes: [], closes: [] };
+window.__shop = { react: version, mounts: 0, successes: [], closes: [] };
 
 function Shop() {
   const [showPay, setShowPay] = useState(true);
