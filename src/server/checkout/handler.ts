@@ -9,16 +9,22 @@ import { COMPANION_PATHS } from '../../protocol/contract';
 import { createProviderClock } from '../../protocol/provider-clock';
 import { createProviderClient } from '../../provider/client';
 import { createProviderTransport } from '../../provider/transport';
-import { clientAddressOf } from '../http/client-address';
-import { CheckoutError, toCheckoutError } from '../http/errors';
-import { clientSignal, eventStream } from '../http/events';
-import { readCapped } from '../http/read-body';
-import { redactingLogger } from '../http/redacting-logger';
-import { createScriptFiles, SCRIPT_PATH } from '../http/script-files';
-import { type ShopOrigins, shopOriginsOf } from '../http/shop-origin';
-import { createJobPicker, type DueWorkSummary, type JobPicker } from '../jobs/jobs';
-import { createPayoutOutcomes, PAYOUT_QUEUE, SWEEP_QUEUE } from '../payouts/payout-outcomes';
-import { createMemoryStore } from '../store/store';
+import {
+  CheckoutError,
+  clientAddressOf,
+  clientSignal,
+  consoleLogger,
+  createScriptFiles,
+  eventStream,
+  readCapped,
+  redactingLogger,
+  SCRIPT_PATH,
+  type ShopOrigins,
+  shopOriginsOf,
+  toCheckoutError,
+} from '../http';
+import { createJobPicker, type DueWorkSummary, type JobPicker } from '../jobs';
+import { createMemoryStore } from '../store';
 import { createAttemptLimits, resolveLimits } from './attempt-limits';
 import {
   CARD_FRAME_PATH,
@@ -29,17 +35,13 @@ import {
   checkCardOrigin,
 } from './card-frame';
 import { createHostedCard } from './hosted-card';
-import {
-  type CheckoutHandlerOptions,
-  type CheckoutLogger,
-  checkOptions,
-  tokenSecretsOf,
-} from './options';
+import { type CheckoutHandlerOptions, checkOptions, tokenSecretsOf } from './options';
 import { createOutcomes, PAYMENT_QUEUE } from './outcomes';
 import { ASSETS, challengeFrame, challengePage, missingPage, returnPage } from './pages';
 import { paymentKeysOf, rememberPaymentKey } from './payment-key-cookie';
 import { createPaymentRecords } from './payment-records';
 import { createPaymentService } from './payments';
+import type { PayoutWorkFactory } from './payout-work';
 import {
   CARD_ON_INITIATE_ISSUE,
   CardInput,
@@ -98,22 +100,15 @@ export interface CheckoutHandler {
   close(): void;
 }
 
-const consoleLogger: CheckoutLogger = {
-  warn: (message, details) => console.warn(message, details ?? ''),
-  error: (message, details) => console.error(message, details ?? ''),
-};
-
 /**
- * @example
- * const checkout = createCheckoutHandler({
- *   secretKey: process.env.PROVIDER_SECRET_KEY,
- *   baseUrl: process.env.PROVIDER_BASE_URL,
- *   resolveOrder: async (id) => ({ amountMinor: 250050, currency: 'NGN', description: `Order ${id}` }),
- *   onPaymentOutcome: async (outcome) => { if (outcome.status === 'SUCCESSFUL') await fulfil(outcome.orderId); },
- * });
- * // Next.js: export const GET = checkout, POST = checkout;  Node: http.createServer(toNodeListener(checkout))
+ * The checkout's handler, with the payout confirmations it runs handed in (the public
+ * createCheckoutHandler, in src/server/checkout-handler.ts, hands in the payouts room's).
  */
-export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
+export function createCheckoutHandlerWith(
+  options: CheckoutHandlerOptions,
+  /** The payouts room's confirmations (src/server's createCheckoutHandler hands them in). */
+  payoutWork: PayoutWorkFactory,
+): CheckoutHandler {
   checkOptions(options);
   const basePath = (options.basePath ?? '/api/checkout').replace(/\/+$/, '');
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
@@ -194,7 +189,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     jobs: jobPicker,
     limits,
   });
-  const payouts = createPayoutOutcomes({ options, provider, store, logger, now, jobs: jobPicker });
+  const payouts = payoutWork({ options, provider, store, logger, now, jobs: jobPicker });
   // Pending confirmations are jobs in the store; this only wakes the picker (CONVENTIONS 19).
   jobs = createJobPicker({
     store,
@@ -204,8 +199,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     poll,
     queues: {
       [PAYMENT_QUEUE]: outcomes.runJob,
-      [PAYOUT_QUEUE]: payouts.runJob,
-      [SWEEP_QUEUE]: () => payouts.sweep(),
+      ...payouts.queues,
     },
   });
   // Payouts whose webhooks never arrive are found by sweeping the list, for a merchant who
@@ -236,7 +230,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     store,
     records,
     outcomes,
-    payouts,
+    payouts: payouts.webhook,
     logger,
     hosted,
   });

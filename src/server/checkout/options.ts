@@ -11,8 +11,8 @@ import {
 } from '../../protocol';
 import type { CardEntry, PaymentFailureReason } from '../../protocol/contract';
 import { checkBaseUrl, checkSecretKey } from '../../provider/transport';
-import { checkClientAddressOptions, type TrustProxy } from '../http/client-address';
-import { type CheckoutStore, isMemoryStore } from '../store/store';
+import { type CheckoutLogger, checkClientAddressOptions, type TrustProxy } from '../http';
+import { type CheckoutStore, isMemoryStore } from '../store';
 import type { CardAttemptContext, CheckoutLimits } from './attempt-limits';
 import { checkMerchant, type MerchantOptions } from './merchant';
 
@@ -87,10 +87,9 @@ export interface PayoutOutcome {
   readonly occurredAt: string;
 }
 
-export interface CheckoutLogger {
-  warn(message: string, details?: Record<string, unknown>): void;
-  error(message: string, details?: Record<string, unknown>): void;
-}
+// The logger type lives in the http room, where both handlers' logging is; named here too, as
+// every checkout file has always found it.
+export type { CheckoutLogger };
 
 export interface CheckoutHandlerOptions {
   /** The merchant's secret key; sent to the provider in X-Api and nowhere else. */

@@ -17,7 +17,7 @@ import {
   type PaidCheckoutWire,
   type PaymentViewWire,
 } from '../../protocol/contract';
-import { isStoreUnavailable } from '../store/store-unavailable';
+import { isStoreUnavailable } from '../store';
 
 export { CHECKOUT_ERROR_STATUS, type CheckoutErrorCode };
 

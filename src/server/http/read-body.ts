@@ -17,16 +17,9 @@ import { CheckoutError } from './errors';
 export const LARGEST_BODY_BYTES = 64 * 1024;
 
 /**
- * What a body stream of this package's Node adapter fails with past its allowance. Told by
- * name, not class: paydrop/server and paydrop/server/node each carry a copy of this module.
+ * The Node adapter's body stream failed past its allowance (RequestBodyTooLargeError of
+ * src/node/hand-off.ts). Told by name, not class: each bundle may carry a copy of that class.
  */
-export class RequestBodyTooLargeError extends Error {
-  override readonly name = 'RequestBodyTooLargeError' as const;
-  constructor(maxBytes: number) {
-    super(`The request body is larger than ${maxBytes} bytes.`);
-  }
-}
-
 function isBodyTooLarge(error: unknown): boolean {
   return error instanceof Error && error.name === 'RequestBodyTooLargeError';
 }

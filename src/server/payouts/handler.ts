@@ -18,13 +18,18 @@ import {
 import { createProviderClient, type FundTransferInput, MAX_PER_PAGE } from '../../provider/client';
 import type { PayoutPositions } from '../../provider/payouts';
 import { createProviderTransport } from '../../provider/transport';
-import type { CheckoutLogger, PayoutOutcome } from '../checkout/options';
-import { CheckoutError, toCheckoutError } from '../http/errors';
-import { clientSignal, eventStream } from '../http/events';
-import { readCapped } from '../http/read-body';
-import { redactingLogger } from '../http/redacting-logger';
-import type { DueWorkSummary } from '../jobs/jobs';
-import { createMemoryStore } from '../store/store';
+import type { PayoutOutcome } from '../checkout';
+import type { CheckoutLogger } from '../http';
+import {
+  CheckoutError,
+  clientSignal,
+  eventStream,
+  readCapped,
+  redactingLogger,
+  toCheckoutError,
+} from '../http';
+import type { DueWorkSummary } from '../jobs';
+import { createMemoryStore } from '../store';
 import {
   checkPayoutsOptions,
   DEFAULT_BACK_OFFICE_PATH,

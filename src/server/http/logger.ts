@@ -1,9 +1,21 @@
 /**
- * The one logger wrapper both handlers use (the checkout's and the back office's), so that no log
- * line can carry the secret key or the token secret, whatever a message or its details quote: a
- * provider that echoes the request, a merchant hook whose error names the key, a stack.
+ * What both handlers (the checkout's and the back office's) log through, and the one wrapper they
+ * put around it, so that no log line can carry the secret key or the token secret, whatever a
+ * message or its details quote: a provider that echoes the request, a merchant hook whose error
+ * names the key, a stack. Here in the http room because every room above logs.
  */
-import type { CheckoutLogger } from '../checkout/options';
+
+/** The merchant's logger (default: the console). Public as `CheckoutLogger`. */
+export interface CheckoutLogger {
+  warn(message: string, details?: Record<string, unknown>): void;
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+/** The default when the merchant gives none. */
+export const consoleLogger: CheckoutLogger = {
+  warn: (message, details) => console.warn(message, details ?? ''),
+  error: (message, details) => console.error(message, details ?? ''),
+};
 
 /** Wraps `logger` so that every string it is given, however deep, loses each of `secrets`. */
 export function redactingLogger(
