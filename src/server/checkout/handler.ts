@@ -10,18 +10,21 @@ import { createProviderClock } from '../../protocol/provider-clock';
 import { createProviderClient } from '../../provider/client';
 import { createProviderTransport } from '../../provider/transport';
 import {
+  allowOrigin,
   CheckoutError,
   clientAddressOf,
   clientSignal,
-  consoleLogger,
   createScriptFiles,
   eventStream,
-  readCapped,
-  redactingLogger,
+  failureAnswer,
+  handlerLogger,
+  isCrossSiteWithoutOrigin,
+  jsonAnswer,
+  preflightAnswer,
+  readJson as readBodyJson,
   SCRIPT_PATH,
   type ShopOrigins,
   shopOriginsOf,
-  toCheckoutError,
 } from '../http';
 import { createJobPicker, type DueWorkSummary, type JobPicker } from '../jobs';
 import { createMemoryStore } from '../store';
@@ -114,10 +117,11 @@ export function createCheckoutHandlerWith(
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
   const tokenSecrets = tokenSecretsOf(options);
-  const logger = redactingLogger(options.logger ?? consoleLogger, [
-    options.secretKey,
-    ...tokenSecrets,
-  ]);
+  const logger = handlerLogger(options.logger, {
+    secretKey: options.secretKey,
+    tokenSecrets,
+    webhookSecrets: options.webhookSecrets,
+  });
   const store = options.store ?? createMemoryStore();
   const signer = createTokenSigner(tokenSecrets);
   const now = options.now ?? Date.now;
@@ -314,41 +318,15 @@ export function createCheckoutHandlerWith(
   }
 
   function corsHeaders(request: Request): Headers {
-    const headers = new Headers({ vary: 'Origin' });
-    const origin = request.headers.get('origin');
-    if (origin && allowedOrigins.has(origin)) {
-      headers.set('access-control-allow-origin', origin);
-      headers.set('access-control-expose-headers', 'x-request-id, retry-after');
-    }
+    const headers = new Headers();
+    allowOrigin(headers, request.headers.get('origin'), allowedOrigins, {
+      expose: 'x-request-id, retry-after',
+    });
     return headers;
   }
 
-  function json(body: unknown, headers: Headers, status = 200): Response {
-    headers.set('content-type', 'application/json; charset=utf-8');
-    headers.set('cache-control', 'no-store');
-    return new Response(JSON.stringify(body), { status, headers });
-  }
-
-  async function readJson(request: Request): Promise<unknown> {
-    const type = request.headers.get('content-type') ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) {
-      throw new CheckoutError(
-        'unsupported_media_type',
-        'Send JSON with Content-Type: application/json.',
-      );
-    }
-    const text = await readCapped(request, MAX_BODY_BYTES, { logger });
-    if (text === undefined)
-      throw new CheckoutError(
-        'body_too_large',
-        `The body must be at most ${MAX_BODY_BYTES / 1024} KB.`,
-      );
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new CheckoutError('invalid_json', 'The body is not valid JSON.');
-    }
-  }
+  const json = (body: unknown, headers: Headers, status = 200) => jsonAnswer(body, status, headers);
+  const readJson = (request: Request) => readBodyJson(request, MAX_BODY_BYTES, { logger });
 
   function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
     const result = v.safeParse(schema, input);
@@ -768,42 +746,20 @@ export function createCheckoutHandlerWith(
         );
       }
       // A browser that says the call is cross-site but sends no Origin is not to be trusted either.
-      if (
-        !isWebhook &&
-        request.method !== 'GET' &&
-        origin === null &&
-        request.headers.get('sec-fetch-site') === 'cross-site'
-      ) {
+      if (!isWebhook && request.method !== 'GET' && isCrossSiteWithoutOrigin(request)) {
         throw new CheckoutError(
           'cross_site_request',
           'Refused (cross_site_request): a cross-site call without an Origin is not accepted.',
         );
       }
-      if (request.method === 'OPTIONS') {
-        headers.set('access-control-allow-methods', 'GET, POST');
-        headers.set('access-control-allow-headers', 'authorization, content-type, last-event-id');
-        headers.set('access-control-max-age', '600');
-        return new Response(null, { status: 204, headers });
-      }
+      if (request.method === 'OPTIONS')
+        return preflightAnswer('authorization, content-type, last-event-id', headers);
       return await route(request, url, path, headers);
     } catch (error) {
-      const failure = toCheckoutError(error);
+      const { failure, response } = failureAnswer(error, { requestId, logger, path, headers });
       if (failure.code === 'cross_site_request' || failure.code === 'origin_not_allowed')
         logRefusal(request, path, failure);
-      if (
-        failure.code === 'internal' ||
-        failure.code === 'unavailable' ||
-        failure.code === 'timeout'
-      ) {
-        logger.error(`paydrop: ${failure.code} (${requestId})`, {
-          message: failure.message,
-          cause:
-            failure.cause instanceof Error
-              ? `${failure.cause.name}: ${failure.cause.message}`
-              : undefined,
-        });
-      }
-      return failure.toResponse(requestId, headers);
+      return response;
     }
   }
 

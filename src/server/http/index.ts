@@ -4,6 +4,7 @@ export * from './client-address';
 export * from './errors';
 export * from './events';
 export * from './logger';
+export * from './origins';
 export * from './read-body';
 export * from './script-files';
 export * from './shop-origin';

@@ -42,3 +42,27 @@ export function redactingLogger(
       logger.error(redact(message) as string, redact(details) as Record<string, unknown>),
   };
 }
+
+/** Every secret a handler holds, none of which may reach a log line. */
+export interface HandlerSecrets {
+  readonly secretKey: string;
+  /** The checkout token's signing secrets (the checkout's handler only). */
+  readonly tokenSecrets?: readonly string[] | undefined;
+  /** The Standard Webhooks signing secrets. */
+  readonly webhookSecrets?: readonly string[] | undefined;
+}
+
+/**
+ * The logger a handler writes through: the merchant's (or the console), redacting every secret
+ * the handler holds. Both handlers make theirs here, so neither can forget one.
+ */
+export function handlerLogger(
+  given: CheckoutLogger | undefined,
+  secrets: HandlerSecrets,
+): CheckoutLogger {
+  return redactingLogger(given ?? consoleLogger, [
+    secrets.secretKey,
+    ...(secrets.tokenSecrets ?? []),
+    ...(secrets.webhookSecrets ?? []),
+  ]);
+}

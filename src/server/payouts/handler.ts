@@ -19,14 +19,17 @@ import { createProviderClient, type FundTransferInput, MAX_PER_PAGE } from '../.
 import type { PayoutPositions } from '../../provider/payouts';
 import { createProviderTransport } from '../../provider/transport';
 import type { PayoutOutcome } from '../checkout';
-import type { CheckoutLogger } from '../http';
 import {
+  allowOrigin,
   CheckoutError,
   clientSignal,
   eventStream,
-  readCapped,
-  redactingLogger,
-  toCheckoutError,
+  failureAnswer,
+  handlerLogger,
+  isCrossSiteWithoutOrigin,
+  jsonAnswer,
+  preflightAnswer,
+  readJson as readBodyJson,
 } from '../http';
 import type { DueWorkSummary } from '../jobs';
 import { createMemoryStore } from '../store';
@@ -68,11 +71,6 @@ const PAYOUT_STREAM = 'back-office:payouts';
 const LINK_STREAM = 'back-office:links';
 const COUNTRY_OF: Readonly<Record<string, string>> = { NGN: 'NG', GBP: 'GB', USD: 'US' };
 const STATUSES: readonly PayoutStatus[] = ['Pending', 'Completed', 'Failed', 'Reversed'];
-
-const consoleLogger: CheckoutLogger = {
-  warn: (message, details) => console.warn(message, details ?? ''),
-  error: (message, details) => console.error(message, details ?? ''),
-};
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -189,7 +187,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
   const basePath = (options.basePath ?? DEFAULT_BACK_OFFICE_PATH).replace(/\/+$/, '');
   // The same redaction as the checkout's: a provider answer, a hook's error or authorize's
   // exception that quotes the key never reaches a log line.
-  const logger = redactingLogger(options.logger ?? consoleLogger, [options.secretKey]);
+  const logger = handlerLogger(options.logger, options);
   const hosts = createServedHosts({
     publicUrl: options.publicUrl,
     allowedHosts: options.allowedHosts,
@@ -266,32 +264,8 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     },
   });
 
-  function json(body: unknown, status = 200): Response {
-    return new Response(JSON.stringify(body), {
-      status,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      },
-    });
-  }
-
-  async function readJson(request: Request): Promise<unknown> {
-    if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
-      throw new CheckoutError(
-        'unsupported_media_type',
-        'Send JSON with Content-Type: application/json.',
-      );
-    }
-    const body = await readCapped(request, MAX_BODY_BYTES);
-    if (body === undefined) throw new CheckoutError('body_too_large', 'The body is too large.');
-    try {
-      return JSON.parse(body);
-    } catch {
-      throw new CheckoutError('invalid_json', 'The body is not valid JSON.');
-    }
-  }
+  const json = (body: unknown, status = 200) => jsonAnswer(body, status);
+  const readJson = (request: Request) => readBodyJson(request, MAX_BODY_BYTES, { logger });
 
   /**
    * Staff pages only, in this order: a host we serve (DNS rebinding), an origin that is our own
@@ -322,7 +296,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
       });
       throw new CheckoutError('origin_not_allowed', 'This origin may not use the back office.');
     }
-    if (request.headers.get('sec-fetch-site') === 'cross-site' && origin === null)
+    if (isCrossSiteWithoutOrigin(request))
       throw new CheckoutError('cross_site_request', 'Cross-site requests are refused.');
     let allowed = false;
     try {
@@ -464,9 +438,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     const origin = request.headers.get('origin');
     if (!origin || !allowedOrigins.has(origin)) return response;
     const headers = new Headers(response.headers);
-    headers.set('access-control-allow-origin', origin);
-    headers.set('access-control-allow-credentials', 'true');
-    headers.append('vary', 'Origin');
+    allowOrigin(headers, origin, allowedOrigins, { credentials: true });
     return new Response(response.body, { status: response.status, headers });
   }
 
@@ -479,27 +451,12 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
       return new CheckoutError('not_found', 'Not the back office.').toResponse(requestId);
     const origin = request.headers.get('origin');
-    if (request.method === 'OPTIONS' && origin && allowedOrigins.has(origin)) {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          'access-control-allow-methods': 'GET, POST',
-          'access-control-allow-headers': 'content-type, last-event-id',
-          'access-control-max-age': '600',
-        },
-      });
-    }
+    if (request.method === 'OPTIONS' && origin && allowedOrigins.has(origin))
+      return preflightAnswer('content-type, last-event-id');
     try {
       return await route(request, url.pathname.slice(basePath.length) || '/', url);
     } catch (error) {
-      const failure = toCheckoutError(error);
-      if (failure.status >= 500)
-        logger.error('paydrop: back-office request failed', {
-          path: url.pathname,
-          code: failure.code,
-          error: error instanceof Error ? error.message : String(error),
-        });
-      return failure.toResponse(requestId);
+      return failureAnswer(error, { requestId, logger, path: url.pathname }).response;
     }
   }
 
