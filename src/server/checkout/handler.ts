@@ -2,26 +2,21 @@
  * The companion as one function from Request to Response. It answers only what a checkout
  * needs — start, initiate, the authentication check, finalize, status, the status stream, the
  * bank's return page, the challenge page — and the provider's webhooks. No payouts, no links,
- * no list, no pass-through: nothing else answers.
+ * no list, no pass-through: nothing else answers. Here: the parts wired together, the origin
+ * rules and the dispatch; each route's work is in routes.ts, the token's check in call-claims.ts.
  */
-import * as v from 'valibot';
-import { COMPANION_PATHS } from '../../protocol/contract';
 import { createProviderClock } from '../../protocol/provider-clock';
 import { createProviderClient } from '../../provider/client';
 import { createProviderTransport } from '../../provider/transport';
 import {
   allowOrigin,
   CheckoutError,
-  clientAddressOf,
-  clientSignal,
   createScriptFiles,
-  eventStream,
   failureAnswer,
   handlerLogger,
   isCrossSiteWithoutOrigin,
   jsonAnswer,
   preflightAnswer,
-  readJson as readBodyJson,
   SCRIPT_PATH,
   type ShopOrigins,
   shopOriginsOf,
@@ -29,37 +24,21 @@ import {
 import { createJobPicker, type DueWorkSummary, type JobPicker } from '../jobs';
 import { createMemoryStore } from '../store';
 import { createAttemptLimits, resolveLimits } from './attempt-limits';
-import {
-  CARD_FRAME_PATH,
-  CARD_PATH,
-  cardFrameAsset,
-  cardFramePage,
-  cardPreflight,
-  checkCardOrigin,
-} from './card-frame';
+import { createCallClaims } from './call-claims';
+import { CARD_PATH, cardFrameAsset, cardPreflight, checkCardOrigin } from './card-frame';
 import { createHostedCard } from './hosted-card';
 import { type CheckoutHandlerOptions, checkOptions, tokenSecretsOf } from './options';
 import { createOutcomes, PAYMENT_QUEUE } from './outcomes';
-import { ASSETS, challengeFrame, challengePage, missingPage, returnPage } from './pages';
-import { paymentKeysOf, rememberPaymentKey } from './payment-key-cookie';
+import { ASSETS } from './pages';
 import { createPaymentRecords } from './payment-records';
 import { createPaymentService } from './payments';
 import type { PayoutWorkFactory } from './payout-work';
-import {
-  CARD_ON_INITIATE_ISSUE,
-  CardInput,
-  CardPageInput,
-  InitiateInput,
-  issuesOf,
-  SessionInput,
-} from './schemas';
+import { createCheckoutRoutes } from './routes';
 import { createStatusCache } from './status-cache';
-import { type CheckoutClaims, createTokenSigner } from './token';
+import { createTokenSigner } from './token';
 import { createValidationCache, VALIDATION_CACHE_MS } from './validation-cache';
 import { createWebhookReceiver } from './webhooks';
 
-/** Browser bodies are small: an order id, a channel, a card. */
-const MAX_BODY_BYTES = 8 * 1024;
 /** Default of maxEventStreamsPerCheckout: many tabs of one customer, not 3,000 of a stranger. */
 const MAX_EVENT_STREAMS_PER_CHECKOUT = 20;
 /**
@@ -326,307 +305,20 @@ export function createCheckoutHandlerWith(
   }
 
   const json = (body: unknown, headers: Headers, status = 200) => jsonAnswer(body, status, headers);
-  const readJson = (request: Request) => readBodyJson(request, MAX_BODY_BYTES, { logger });
-
-  function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-    const result = v.safeParse(schema, input);
-    if (!result.success) {
-      throw new CheckoutError('invalid_request', 'The request is not valid.', {
-        issues: issuesOf(result.issues),
-      });
-    }
-    return result.output;
-  }
-
-  function tokenOf(request: Request, url: URL): string {
-    const header = request.headers.get('authorization');
-    const token = header?.startsWith('Bearer ')
-      ? header.slice(7).trim()
-      : url.searchParams.get('token');
-    if (!token) throw new CheckoutError('unauthorized', 'This call needs the checkout token.');
-    return token;
-  }
-
-  async function claimsOf(
-    request: Request,
-    url: URL,
-    scope?: CheckoutClaims['scope'],
-  ): Promise<CheckoutClaims> {
-    const check = signer.verify(tokenOf(request, url), Math.floor(Date.now() / 1000));
-    if (!check.ok) {
-      throw new CheckoutError(
-        'unauthorized',
-        check.reason === 'expired'
-          ? 'The checkout has expired; start it again.'
-          : 'The checkout token is not valid.',
-      );
-    }
-    // A frame ticket opens the challenge markup and nothing else; a checkout token, not that.
-    if (check.claims.scope !== scope) {
-      throw new CheckoutError('unauthorized', 'The checkout token is not valid here.');
-    }
-    return check.claims;
-  }
-
-  /** The token of one payment; it opens that payment and no other. */
-  async function paymentClaims(
-    request: Request,
-    url: URL,
-    scope?: CheckoutClaims['scope'],
-  ): Promise<CheckoutClaims & { reference: string }> {
-    const claims = await claimsOf(request, url, scope);
-    if (!claims.reference) throw new CheckoutError('not_initiated', 'Start the payment first.');
-    return claims as CheckoutClaims & { reference: string };
-  }
-
-  /**
-   * The payment a status check or stream is about: the token's, or, for the token of a hosted
-   * card page, the payment that page made (once its return or webhook told of it). A customer
-   * whose browser went to the provider's page in the same tab comes back with that token only.
-   */
-  async function watchedClaims(
-    request: Request,
-    url: URL,
-  ): Promise<CheckoutClaims & { reference: string }> {
-    const claims = await claimsOf(request, url);
-    if (!claims.reference && claims.hosted) {
-      const { reference } = await hosted.outcome(claims.hosted);
-      if (reference) return { ...claims, reference };
-    }
-    if (!claims.reference) throw new CheckoutError('not_initiated', 'Start the payment first.');
-    return claims as CheckoutClaims & { reference: string };
-  }
-
-  /** What one route is given: the request, its URL, the headers to answer with, the public URL. */
-  interface RouteContext {
-    readonly request: Request;
-    readonly url: URL;
-    readonly headers: Headers;
-    readonly publicUrl: string;
-  }
-  type Route = (context: RouteContext) => Promise<Response>;
-
-  /** The page that opened the checkout: the only one that may frame the challenge, or hear it. */
-  const pageOrigin = (claims: CheckoutClaims, publicUrl: string) =>
-    claims.origin ?? new URL(publicUrl).origin;
-
-  /**
-   * The companion's routes, by path (COMPANION_PATHS, as the widget calls them) and method, like
-   * the sandbox's table: nothing else answers.
-   */
-  const ROUTES = new Map<string, Partial<Record<'GET' | 'POST', Route>>>([
-    [
-      COMPANION_PATHS.session,
-      {
-        POST: async ({ request, headers }) => {
-          const input = parse(SessionInput, await readJson(request));
-          // The keys of the payments this browser started: sent, or kept in its cookie.
-          const paymentKeys = [...(input.paymentKeys ?? []), ...paymentKeysOf(request)];
-          return json(
-            await payments.startSession(
-              { ...input, paymentKeys },
-              request.headers.get('origin'),
-              request,
-            ),
-            headers,
-          );
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.initiate,
-      {
-        POST: async ({ request, url, headers, publicUrl }) => {
-          const claims = await claimsOf(request, url);
-          const body = await readJson(request);
-          if (body && typeof body === 'object' && Object.hasOwn(body, 'card')) {
-            throw new CheckoutError('invalid_request', 'The request is not valid.', {
-              issues: [`card ${CARD_ON_INITIATE_ISSUE}`],
-            });
-          }
-          const input = parse(InitiateInput, body);
-          const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
-          const client = { request, address: clientAddressOf(request, options) };
-          const answer = await payments.initiate(claims, input, publicUrl, allowedReturn, client);
-          rememberPaymentKey(headers, request, answer.paymentKey, publicUrl);
-          return json(answer, headers);
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.cardPage,
-      {
-        POST: async ({ request, url, headers, publicUrl }) => {
-          const claims = await claimsOf(request, url);
-          // The body is optional: only a full-page redirect needs `returnTo`.
-          const input = parse(
-            CardPageInput,
-            request.headers.get('content-type') === null ? {} : await readJson(request),
-          );
-          const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
-          const client = { request, address: clientAddressOf(request, options) };
-          return json(
-            await payments.openCardPage(claims, input, publicUrl, allowedReturn, client),
-            headers,
-          );
-        },
-      },
-    ],
-    [
-      CARD_FRAME_PATH,
-      {
-        GET: async ({ request, publicUrl }) =>
-          cardFramePage(`${publicUrl}/assets`, [
-            ...new Set([
-              ...(publicOrigin ? [publicOrigin] : []),
-              ...shopOriginsFor(request).accepted,
-              ...allowedOrigins,
-            ]),
-          ]),
-      },
-    ],
-    [
-      CARD_PATH,
-      {
-        // The card frame's own call (its origin checked in handle): the same initiation as
-        // /initiate, with the card it alone may send.
-        POST: async ({ request, url, headers, publicUrl }) => {
-          const claims = await claimsOf(request, url);
-          const { card, customer } = parse(CardInput, await readJson(request));
-          // Counted against the customer's address like any card attempt (issue 20).
-          const client = { request, address: clientAddressOf(request, options) };
-          return json(
-            await payments.initiate(
-              claims,
-              { channel: 'Card', card, customer },
-              publicUrl,
-              () => false,
-              client,
-            ),
-            headers,
-          );
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.cardPagePayment,
-      {
-        // POST, though it only reads: the widget's one call shape (a token, no body) is enough.
-        POST: async ({ request, url, headers }) =>
-          json(await payments.cardPagePayment(await claimsOf(request, url)), headers),
-      },
-    ],
-    [
-      COMPANION_PATHS.authenticate,
-      {
-        POST: async ({ request, url, headers, publicUrl }) => {
-          const claims = await paymentClaims(request, url);
-          const token = tokenOf(request, url);
-          const challengeUrl = `${publicUrl}${COMPANION_PATHS.challenge}?token=${encodeURIComponent(token)}`;
-          return json(await payments.authenticate(claims.reference, challengeUrl), headers);
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.finalize,
-      {
-        POST: async ({ request, url, headers }) => {
-          const claims = await paymentClaims(request, url);
-          return json(await payments.finalize(claims.reference), headers);
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.status,
-      {
-        GET: async ({ request, url, headers }) => {
-          const claims = await watchedClaims(request, url);
-          return json(await payments.status(claims.reference), headers);
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.events,
-      {
-        GET: async ({ request, url, headers }) => {
-          const claims = await watchedClaims(request, url);
-          const lastEventId =
-            request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
-          await payments.watching(claims.reference);
-          const release = eventStreamSlot(claims.sid);
-          return eventStream(
-            store,
-            claims.reference,
-            lastEventId,
-            clientSignal(request),
-            headers,
-            release,
-          );
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.bankReturn,
-      {
-        GET: async ({ url, publicUrl }) => {
-          const reference = url.searchParams.get('reference');
-          // The provider's hosted card page comes back with its link's alias too (or a cancel).
-          const alias = url.searchParams.get('alias');
-          const cancelled = url.searchParams.get('cancelled') === '1';
-          const valid = (value: string | null) => value !== null && /^[\w.:-]{1,128}$/.test(value);
-          if (
-            alias !== null ? !valid(alias) || (!cancelled && !valid(reference)) : !valid(reference)
-          )
-            return missingPage('This link is not a payment return.');
-          const { returnTo } = await payments.bankReturn(
-            cancelled ? null : reference,
-            alias,
-            cancelled,
-          );
-          return returnPage(`${publicUrl}/assets`, cancelled ? '' : (reference ?? ''), returnTo, {
-            alias,
-            cancelled,
-          });
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.challenge,
-      {
-        GET: async ({ request, url, publicUrl }) => {
-          const claims = await paymentClaims(request, url);
-          if (!(await payments.challengeHtml(claims.reference)))
-            return missingPage('No verification is waiting.');
-          // The issuer's markup can read its frame's URL: it gets a ticket for itself, not the token.
-          const ticket = signer.sign({
-            ...claims,
-            scope: 'frame',
-            exp: Math.min(claims.exp, Math.floor(Date.now() / 1000) + 15 * 60),
-          });
-          const frameUrl = `${publicUrl}${COMPANION_PATHS.challengeFrame}?token=${encodeURIComponent(ticket)}`;
-          return challengePage(
-            `${publicUrl}/assets`,
-            frameUrl,
-            claims.reference,
-            pageOrigin(claims, publicUrl),
-          );
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.challengeFrame,
-      {
-        GET: async ({ request, url, publicUrl }) => {
-          const claims = await paymentClaims(request, url, 'frame');
-          const markup = await payments.challengeHtml(claims.reference);
-          return markup
-            ? challengeFrame(markup, pageOrigin(claims, publicUrl))
-            : missingPage('No verification is waiting.');
-        },
-      },
-    ],
-    [COMPANION_PATHS.webhooks, { POST: ({ request }) => receiveWebhook(request) }],
-  ]);
+  const ROUTES = createCheckoutRoutes({
+    options,
+    store,
+    signer,
+    logger,
+    payments,
+    claims: createCallClaims({ signer, hosted }),
+    receiveWebhook,
+    originAllowed,
+    shopOriginsFor,
+    publicOrigin,
+    allowedOrigins,
+    eventStreamSlot,
+  });
 
   async function route(
     request: Request,
