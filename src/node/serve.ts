@@ -4,9 +4,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rememberClientAddress } from '../server/http/client-address';
-import { attachDirect } from '../server/http/direct-stream';
-import { RequestBodyTooLargeError } from '../server/http/read-body';
+import {
+  attachDirect,
+  markLazySignal,
+  RequestBodyTooLargeError,
+  rememberClientAddress,
+} from './hand-off';
 
 /**
  * What serve() takes of a body at most, for handlers that read a body whole (the sandbox and the
@@ -103,7 +106,7 @@ function declaredTooLarge(incoming: IncomingMessage, maxBytes: number): boolean 
  * never past `allowance.maxBytes`: a handler that takes 8 KB reads 8 KB and cancels, and nothing
  * more is buffered (issue 20: the adapter read up to 1 MB of a body before the handler's 8 KB
  * check; 100 such requests took 126 MB). Past the allowance the stream fails with
- * RequestBodyTooLargeError, which readCapped (server/read-body.ts) takes as "too large".
+ * RequestBodyTooLargeError, which readCapped (server/http/read-body.ts) takes as "too large".
  */
 function bodyStream(
   incoming: IncomingMessage,
@@ -179,8 +182,6 @@ export class MalformedRequestError extends Error {
  * asked for (nodeListener's: most requests never ask, and an AbortController is ~6 µs).
  */
 export type ClientSignal = AbortSignal | (() => AbortSignal);
-/** Marks the Request's signal getter made here (one symbol per process, as in direct-stream.ts). */
-const LAZY_SIGNAL = Symbol.for('paydrop.lazy-signal');
 
 /** Node's parsed headers as a Request's, as they are when no value is a list (nearly always). */
 function headersOf(incoming: IncomingMessage): Record<string, string> | Headers {
@@ -249,14 +250,11 @@ export function toRequest(
   if (typeof signal === 'function') {
     let made: AbortSignal | undefined;
     // Marked, so that an event stream can take the getter itself (clientSignal in
-    // server/events.ts): it holds neither the Request nor a signal until one is asked for.
-    const get = Object.assign(
-      () => {
-        made ??= signal();
-        return made;
-      },
-      { [LAZY_SIGNAL]: true },
-    );
+    // server/http/events.ts): it holds neither the Request nor a signal until one is asked for.
+    const get = markLazySignal(() => {
+      made ??= signal();
+      return made;
+    });
     Object.defineProperty(request, 'signal', { get, enumerable: true });
   } else if (signal) Object.defineProperty(request, 'signal', { value: signal, enumerable: true });
   return request;
@@ -292,7 +290,7 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
     return;
   }
   // This package's own event streams are written straight to the socket: no reader waiting
-  // between heartbeats, no promise per chunk, and the Response let go of (direct-stream.ts).
+  // between heartbeats, no promise per chunk, and the Response let go of (offerDirect in hand-off.ts).
   const detach = attachDirect(response.body, {
     write: (chunk) => void outgoing.write(chunk),
     end: () => void outgoing.end(),

@@ -12,8 +12,8 @@
  * probe starts at a random slot), and when full, one scan of N that leaves a `full` marker until
  * the first slot frees, so an attacker past the limit costs one `get` a request.
  */
-import { CheckoutError } from '../http/errors';
-import type { CheckoutStore } from '../store/store';
+import { CheckoutError } from '../http';
+import type { CheckoutStore } from '../store';
 
 /** The limits' numbers, all per sliding window; every one is an option (docs/server.md, "Limits against card testing"). */
 export interface CheckoutLimits {

@@ -9,8 +9,7 @@
  */
 import { escapeHtml } from '../../protocol';
 import { CARD_FRAME_PATH, CARD_PATH } from '../../protocol/card-frame';
-import { CheckoutError } from '../http/errors';
-import { SOURCE_DIST, sourceDistReader } from '../http/source-dist';
+import { CheckoutError, SOURCE_DIST, sourceDistReader } from '../http';
 
 export { CARD_FRAME_PATH, CARD_PATH };
 

@@ -2,59 +2,43 @@
  * The companion as one function from Request to Response. It answers only what a checkout
  * needs — start, initiate, the authentication check, finalize, status, the status stream, the
  * bank's return page, the challenge page — and the provider's webhooks. No payouts, no links,
- * no list, no pass-through: nothing else answers.
+ * no list, no pass-through: nothing else answers. Here: the parts wired together, the origin
+ * rules and the dispatch; each route's work is in routes.ts, the token's check in call-claims.ts.
  */
-import * as v from 'valibot';
-import { COMPANION_PATHS } from '../../protocol/contract';
 import { createProviderClock } from '../../protocol/provider-clock';
 import { createProviderClient } from '../../provider/client';
 import { createProviderTransport } from '../../provider/transport';
-import { clientAddressOf } from '../http/client-address';
-import { CheckoutError, toCheckoutError } from '../http/errors';
-import { clientSignal, eventStream } from '../http/events';
-import { readCapped } from '../http/read-body';
-import { redactingLogger } from '../http/redacting-logger';
-import { createScriptFiles, SCRIPT_PATH } from '../http/script-files';
-import { type ShopOrigins, shopOriginsOf } from '../http/shop-origin';
-import { createJobPicker, type DueWorkSummary, type JobPicker } from '../jobs/jobs';
-import { createPayoutOutcomes, PAYOUT_QUEUE, SWEEP_QUEUE } from '../payouts/payout-outcomes';
-import { createMemoryStore } from '../store/store';
+import {
+  allowOrigin,
+  CheckoutError,
+  createScriptFiles,
+  failureAnswer,
+  handlerLogger,
+  isCrossSiteWithoutOrigin,
+  jsonAnswer,
+  preflightAnswer,
+  SCRIPT_PATH,
+  type ShopOrigins,
+  shopOriginsOf,
+} from '../http';
+import { createJobPicker, type DueWorkSummary, type JobPicker } from '../jobs';
+import { createMemoryStore } from '../store';
 import { createAttemptLimits, resolveLimits } from './attempt-limits';
-import {
-  CARD_FRAME_PATH,
-  CARD_PATH,
-  cardFrameAsset,
-  cardFramePage,
-  cardPreflight,
-  checkCardOrigin,
-} from './card-frame';
+import { createCallClaims } from './call-claims';
+import { CARD_PATH, cardFrameAsset, cardPreflight, checkCardOrigin } from './card-frame';
 import { createHostedCard } from './hosted-card';
-import {
-  type CheckoutHandlerOptions,
-  type CheckoutLogger,
-  checkOptions,
-  tokenSecretsOf,
-} from './options';
+import { type CheckoutHandlerOptions, checkOptions, tokenSecretsOf } from './options';
 import { createOutcomes, PAYMENT_QUEUE } from './outcomes';
-import { ASSETS, challengeFrame, challengePage, missingPage, returnPage } from './pages';
-import { paymentKeysOf, rememberPaymentKey } from './payment-key-cookie';
+import { ASSETS } from './pages';
 import { createPaymentRecords } from './payment-records';
 import { createPaymentService } from './payments';
-import {
-  CARD_ON_INITIATE_ISSUE,
-  CardInput,
-  CardPageInput,
-  InitiateInput,
-  issuesOf,
-  SessionInput,
-} from './schemas';
+import type { PayoutWorkFactory } from './payout-work';
+import { createCheckoutRoutes } from './routes';
 import { createStatusCache } from './status-cache';
-import { type CheckoutClaims, createTokenSigner } from './token';
+import { createTokenSigner } from './token';
 import { createValidationCache, VALIDATION_CACHE_MS } from './validation-cache';
 import { createWebhookReceiver } from './webhooks';
 
-/** Browser bodies are small: an order id, a channel, a card. */
-const MAX_BODY_BYTES = 8 * 1024;
 /** Default of maxEventStreamsPerCheckout: many tabs of one customer, not 3,000 of a stranger. */
 const MAX_EVENT_STREAMS_PER_CHECKOUT = 20;
 /**
@@ -98,31 +82,25 @@ export interface CheckoutHandler {
   close(): void;
 }
 
-const consoleLogger: CheckoutLogger = {
-  warn: (message, details) => console.warn(message, details ?? ''),
-  error: (message, details) => console.error(message, details ?? ''),
-};
-
 /**
- * @example
- * const checkout = createCheckoutHandler({
- *   secretKey: process.env.PROVIDER_SECRET_KEY,
- *   baseUrl: process.env.PROVIDER_BASE_URL,
- *   resolveOrder: async (id) => ({ amountMinor: 250050, currency: 'NGN', description: `Order ${id}` }),
- *   onPaymentOutcome: async (outcome) => { if (outcome.status === 'SUCCESSFUL') await fulfil(outcome.orderId); },
- * });
- * // Next.js: export const GET = checkout, POST = checkout;  Node: http.createServer(toNodeListener(checkout))
+ * The checkout's handler, with the payout confirmations it runs handed in (the public
+ * createCheckoutHandler, in src/server/checkout-handler.ts, hands in the payouts room's).
  */
-export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
+export function createCheckoutHandlerWith(
+  options: CheckoutHandlerOptions,
+  /** The payouts room's confirmations (src/server's createCheckoutHandler hands them in). */
+  payoutWork: PayoutWorkFactory,
+): CheckoutHandler {
   checkOptions(options);
   const basePath = (options.basePath ?? '/api/checkout').replace(/\/+$/, '');
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
   const tokenSecrets = tokenSecretsOf(options);
-  const logger = redactingLogger(options.logger ?? consoleLogger, [
-    options.secretKey,
-    ...tokenSecrets,
-  ]);
+  const logger = handlerLogger(options.logger, {
+    secretKey: options.secretKey,
+    tokenSecrets,
+    webhookSecrets: options.webhookSecrets,
+  });
   const store = options.store ?? createMemoryStore();
   const signer = createTokenSigner(tokenSecrets);
   const now = options.now ?? Date.now;
@@ -194,7 +172,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     jobs: jobPicker,
     limits,
   });
-  const payouts = createPayoutOutcomes({ options, provider, store, logger, now, jobs: jobPicker });
+  const payouts = payoutWork({ options, provider, store, logger, now, jobs: jobPicker });
   // Pending confirmations are jobs in the store; this only wakes the picker (CONVENTIONS 19).
   jobs = createJobPicker({
     store,
@@ -204,8 +182,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     poll,
     queues: {
       [PAYMENT_QUEUE]: outcomes.runJob,
-      [PAYOUT_QUEUE]: payouts.runJob,
-      [SWEEP_QUEUE]: () => payouts.sweep(),
+      ...payouts.queues,
     },
   });
   // Payouts whose webhooks never arrive are found by sweeping the list, for a merchant who
@@ -236,7 +213,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     store,
     records,
     outcomes,
-    payouts,
+    payouts: payouts.webhook,
     logger,
     hosted,
   });
@@ -320,341 +297,28 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   }
 
   function corsHeaders(request: Request): Headers {
-    const headers = new Headers({ vary: 'Origin' });
-    const origin = request.headers.get('origin');
-    if (origin && allowedOrigins.has(origin)) {
-      headers.set('access-control-allow-origin', origin);
-      headers.set('access-control-expose-headers', 'x-request-id, retry-after');
-    }
+    const headers = new Headers();
+    allowOrigin(headers, request.headers.get('origin'), allowedOrigins, {
+      expose: 'x-request-id, retry-after',
+    });
     return headers;
   }
 
-  function json(body: unknown, headers: Headers, status = 200): Response {
-    headers.set('content-type', 'application/json; charset=utf-8');
-    headers.set('cache-control', 'no-store');
-    return new Response(JSON.stringify(body), { status, headers });
-  }
-
-  async function readJson(request: Request): Promise<unknown> {
-    const type = request.headers.get('content-type') ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) {
-      throw new CheckoutError(
-        'unsupported_media_type',
-        'Send JSON with Content-Type: application/json.',
-      );
-    }
-    const text = await readCapped(request, MAX_BODY_BYTES, { logger });
-    if (text === undefined)
-      throw new CheckoutError(
-        'body_too_large',
-        `The body must be at most ${MAX_BODY_BYTES / 1024} KB.`,
-      );
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new CheckoutError('invalid_json', 'The body is not valid JSON.');
-    }
-  }
-
-  function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-    const result = v.safeParse(schema, input);
-    if (!result.success) {
-      throw new CheckoutError('invalid_request', 'The request is not valid.', {
-        issues: issuesOf(result.issues),
-      });
-    }
-    return result.output;
-  }
-
-  function tokenOf(request: Request, url: URL): string {
-    const header = request.headers.get('authorization');
-    const token = header?.startsWith('Bearer ')
-      ? header.slice(7).trim()
-      : url.searchParams.get('token');
-    if (!token) throw new CheckoutError('unauthorized', 'This call needs the checkout token.');
-    return token;
-  }
-
-  async function claimsOf(
-    request: Request,
-    url: URL,
-    scope?: CheckoutClaims['scope'],
-  ): Promise<CheckoutClaims> {
-    const check = signer.verify(tokenOf(request, url), Math.floor(Date.now() / 1000));
-    if (!check.ok) {
-      throw new CheckoutError(
-        'unauthorized',
-        check.reason === 'expired'
-          ? 'The checkout has expired; start it again.'
-          : 'The checkout token is not valid.',
-      );
-    }
-    // A frame ticket opens the challenge markup and nothing else; a checkout token, not that.
-    if (check.claims.scope !== scope) {
-      throw new CheckoutError('unauthorized', 'The checkout token is not valid here.');
-    }
-    return check.claims;
-  }
-
-  /** The token of one payment; it opens that payment and no other. */
-  async function paymentClaims(
-    request: Request,
-    url: URL,
-    scope?: CheckoutClaims['scope'],
-  ): Promise<CheckoutClaims & { reference: string }> {
-    const claims = await claimsOf(request, url, scope);
-    if (!claims.reference) throw new CheckoutError('not_initiated', 'Start the payment first.');
-    return claims as CheckoutClaims & { reference: string };
-  }
-
-  /**
-   * The payment a status check or stream is about: the token's, or, for the token of a hosted
-   * card page, the payment that page made (once its return or webhook told of it). A customer
-   * whose browser went to the provider's page in the same tab comes back with that token only.
-   */
-  async function watchedClaims(
-    request: Request,
-    url: URL,
-  ): Promise<CheckoutClaims & { reference: string }> {
-    const claims = await claimsOf(request, url);
-    if (!claims.reference && claims.hosted) {
-      const { reference } = await hosted.outcome(claims.hosted);
-      if (reference) return { ...claims, reference };
-    }
-    if (!claims.reference) throw new CheckoutError('not_initiated', 'Start the payment first.');
-    return claims as CheckoutClaims & { reference: string };
-  }
-
-  /** What one route is given: the request, its URL, the headers to answer with, the public URL. */
-  interface RouteContext {
-    readonly request: Request;
-    readonly url: URL;
-    readonly headers: Headers;
-    readonly publicUrl: string;
-  }
-  type Route = (context: RouteContext) => Promise<Response>;
-
-  /** The page that opened the checkout: the only one that may frame the challenge, or hear it. */
-  const pageOrigin = (claims: CheckoutClaims, publicUrl: string) =>
-    claims.origin ?? new URL(publicUrl).origin;
-
-  /**
-   * The companion's routes, by path (COMPANION_PATHS, as the widget calls them) and method, like
-   * the sandbox's table: nothing else answers.
-   */
-  const ROUTES = new Map<string, Partial<Record<'GET' | 'POST', Route>>>([
-    [
-      COMPANION_PATHS.session,
-      {
-        POST: async ({ request, headers }) => {
-          const input = parse(SessionInput, await readJson(request));
-          // The keys of the payments this browser started: sent, or kept in its cookie.
-          const paymentKeys = [...(input.paymentKeys ?? []), ...paymentKeysOf(request)];
-          return json(
-            await payments.startSession(
-              { ...input, paymentKeys },
-              request.headers.get('origin'),
-              request,
-            ),
-            headers,
-          );
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.initiate,
-      {
-        POST: async ({ request, url, headers, publicUrl }) => {
-          const claims = await claimsOf(request, url);
-          const body = await readJson(request);
-          if (body && typeof body === 'object' && Object.hasOwn(body, 'card')) {
-            throw new CheckoutError('invalid_request', 'The request is not valid.', {
-              issues: [`card ${CARD_ON_INITIATE_ISSUE}`],
-            });
-          }
-          const input = parse(InitiateInput, body);
-          const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
-          const client = { request, address: clientAddressOf(request, options) };
-          const answer = await payments.initiate(claims, input, publicUrl, allowedReturn, client);
-          rememberPaymentKey(headers, request, answer.paymentKey, publicUrl);
-          return json(answer, headers);
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.cardPage,
-      {
-        POST: async ({ request, url, headers, publicUrl }) => {
-          const claims = await claimsOf(request, url);
-          // The body is optional: only a full-page redirect needs `returnTo`.
-          const input = parse(
-            CardPageInput,
-            request.headers.get('content-type') === null ? {} : await readJson(request),
-          );
-          const allowedReturn = (target: string) => originAllowed(new URL(target).origin, request);
-          const client = { request, address: clientAddressOf(request, options) };
-          return json(
-            await payments.openCardPage(claims, input, publicUrl, allowedReturn, client),
-            headers,
-          );
-        },
-      },
-    ],
-    [
-      CARD_FRAME_PATH,
-      {
-        GET: async ({ request, publicUrl }) =>
-          cardFramePage(`${publicUrl}/assets`, [
-            ...new Set([
-              ...(publicOrigin ? [publicOrigin] : []),
-              ...shopOriginsFor(request).accepted,
-              ...allowedOrigins,
-            ]),
-          ]),
-      },
-    ],
-    [
-      CARD_PATH,
-      {
-        // The card frame's own call (its origin checked in handle): the same initiation as
-        // /initiate, with the card it alone may send.
-        POST: async ({ request, url, headers, publicUrl }) => {
-          const claims = await claimsOf(request, url);
-          const { card, customer } = parse(CardInput, await readJson(request));
-          // Counted against the customer's address like any card attempt (issue 20).
-          const client = { request, address: clientAddressOf(request, options) };
-          return json(
-            await payments.initiate(
-              claims,
-              { channel: 'Card', card, customer },
-              publicUrl,
-              () => false,
-              client,
-            ),
-            headers,
-          );
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.cardPagePayment,
-      {
-        // POST, though it only reads: the widget's one call shape (a token, no body) is enough.
-        POST: async ({ request, url, headers }) =>
-          json(await payments.cardPagePayment(await claimsOf(request, url)), headers),
-      },
-    ],
-    [
-      COMPANION_PATHS.authenticate,
-      {
-        POST: async ({ request, url, headers, publicUrl }) => {
-          const claims = await paymentClaims(request, url);
-          const token = tokenOf(request, url);
-          const challengeUrl = `${publicUrl}${COMPANION_PATHS.challenge}?token=${encodeURIComponent(token)}`;
-          return json(await payments.authenticate(claims.reference, challengeUrl), headers);
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.finalize,
-      {
-        POST: async ({ request, url, headers }) => {
-          const claims = await paymentClaims(request, url);
-          return json(await payments.finalize(claims.reference), headers);
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.status,
-      {
-        GET: async ({ request, url, headers }) => {
-          const claims = await watchedClaims(request, url);
-          return json(await payments.status(claims.reference), headers);
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.events,
-      {
-        GET: async ({ request, url, headers }) => {
-          const claims = await watchedClaims(request, url);
-          const lastEventId =
-            request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
-          await payments.watching(claims.reference);
-          const release = eventStreamSlot(claims.sid);
-          return eventStream(
-            store,
-            claims.reference,
-            lastEventId,
-            clientSignal(request),
-            headers,
-            release,
-          );
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.bankReturn,
-      {
-        GET: async ({ url, publicUrl }) => {
-          const reference = url.searchParams.get('reference');
-          // The provider's hosted card page comes back with its link's alias too (or a cancel).
-          const alias = url.searchParams.get('alias');
-          const cancelled = url.searchParams.get('cancelled') === '1';
-          const valid = (value: string | null) => value !== null && /^[\w.:-]{1,128}$/.test(value);
-          if (
-            alias !== null ? !valid(alias) || (!cancelled && !valid(reference)) : !valid(reference)
-          )
-            return missingPage('This link is not a payment return.');
-          const { returnTo } = await payments.bankReturn(
-            cancelled ? null : reference,
-            alias,
-            cancelled,
-          );
-          return returnPage(`${publicUrl}/assets`, cancelled ? '' : (reference ?? ''), returnTo, {
-            alias,
-            cancelled,
-          });
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.challenge,
-      {
-        GET: async ({ request, url, publicUrl }) => {
-          const claims = await paymentClaims(request, url);
-          if (!(await payments.challengeHtml(claims.reference)))
-            return missingPage('No verification is waiting.');
-          // The issuer's markup can read its frame's URL: it gets a ticket for itself, not the token.
-          const ticket = signer.sign({
-            ...claims,
-            scope: 'frame',
-            exp: Math.min(claims.exp, Math.floor(Date.now() / 1000) + 15 * 60),
-          });
-          const frameUrl = `${publicUrl}${COMPANION_PATHS.challengeFrame}?token=${encodeURIComponent(ticket)}`;
-          return challengePage(
-            `${publicUrl}/assets`,
-            frameUrl,
-            claims.reference,
-            pageOrigin(claims, publicUrl),
-          );
-        },
-      },
-    ],
-    [
-      COMPANION_PATHS.challengeFrame,
-      {
-        GET: async ({ request, url, publicUrl }) => {
-          const claims = await paymentClaims(request, url, 'frame');
-          const markup = await payments.challengeHtml(claims.reference);
-          return markup
-            ? challengeFrame(markup, pageOrigin(claims, publicUrl))
-            : missingPage('No verification is waiting.');
-        },
-      },
-    ],
-    [COMPANION_PATHS.webhooks, { POST: ({ request }) => receiveWebhook(request) }],
-  ]);
+  const json = (body: unknown, headers: Headers, status = 200) => jsonAnswer(body, status, headers);
+  const ROUTES = createCheckoutRoutes({
+    options,
+    store,
+    signer,
+    logger,
+    payments,
+    claims: createCallClaims({ signer, hosted }),
+    receiveWebhook,
+    originAllowed,
+    shopOriginsFor,
+    publicOrigin,
+    allowedOrigins,
+    eventStreamSlot,
+  });
 
   async function route(
     request: Request,
@@ -774,42 +438,20 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
         );
       }
       // A browser that says the call is cross-site but sends no Origin is not to be trusted either.
-      if (
-        !isWebhook &&
-        request.method !== 'GET' &&
-        origin === null &&
-        request.headers.get('sec-fetch-site') === 'cross-site'
-      ) {
+      if (!isWebhook && request.method !== 'GET' && isCrossSiteWithoutOrigin(request)) {
         throw new CheckoutError(
           'cross_site_request',
           'Refused (cross_site_request): a cross-site call without an Origin is not accepted.',
         );
       }
-      if (request.method === 'OPTIONS') {
-        headers.set('access-control-allow-methods', 'GET, POST');
-        headers.set('access-control-allow-headers', 'authorization, content-type, last-event-id');
-        headers.set('access-control-max-age', '600');
-        return new Response(null, { status: 204, headers });
-      }
+      if (request.method === 'OPTIONS')
+        return preflightAnswer('authorization, content-type, last-event-id', headers);
       return await route(request, url, path, headers);
     } catch (error) {
-      const failure = toCheckoutError(error);
+      const { failure, response } = failureAnswer(error, { requestId, logger, path, headers });
       if (failure.code === 'cross_site_request' || failure.code === 'origin_not_allowed')
         logRefusal(request, path, failure);
-      if (
-        failure.code === 'internal' ||
-        failure.code === 'unavailable' ||
-        failure.code === 'timeout'
-      ) {
-        logger.error(`paydrop: ${failure.code} (${requestId})`, {
-          message: failure.message,
-          cause:
-            failure.cause instanceof Error
-              ? `${failure.cause.name}: ${failure.cause.message}`
-              : undefined,
-        });
-      }
-      return failure.toResponse(requestId, headers);
+      return response;
     }
   }
 

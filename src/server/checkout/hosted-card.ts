@@ -13,7 +13,7 @@
  */
 import type { Money } from '../../protocol';
 import type { ProviderClient } from '../../provider/client';
-import type { CheckoutStore } from '../store/store';
+import type { CheckoutStore } from '../store';
 import type { AttemptContext, AttemptLimits } from './attempt-limits';
 import type { Outcomes } from './outcomes';
 import { PAYMENT_TTL_MS, type PaymentRecord, type PaymentRecords } from './payment-records';

@@ -14,8 +14,8 @@ import {
 } from '../../protocol';
 import { failureDetails } from '../../protocol/failure-reason';
 import type { ProviderClient } from '../../provider/client';
-import { type JobPicker, type JobResult, nextAttempt } from '../jobs/jobs';
-import type { CheckoutStore } from '../store/store';
+import { type JobPicker, type JobResult, nextAttempt } from '../jobs';
+import type { CheckoutStore } from '../store';
 import type { AttemptLimits } from './attempt-limits';
 import { forBrowser } from './browser-reason';
 import type { CheckoutHandlerOptions, CheckoutLogger, PaymentOutcome } from './options';

@@ -6,7 +6,7 @@
  */
 import type { Channel, Money, PaymentStatus } from '../../protocol';
 import type { PaymentViewWire, StatusWire, VirtualAccountWire } from '../../protocol/contract';
-import type { CheckoutStore } from '../store/store';
+import type { CheckoutStore } from '../store';
 
 export const DAY_MS = 24 * 3600 * 1000;
 /** How long what the companion knows about one payment is kept. */

@@ -17,8 +17,8 @@ import {
 import type { PaymentViewWire, StatusWire } from '../../protocol/contract';
 import { failureDetails, failureReasonOf } from '../../protocol/failure-reason';
 import type { ProviderClient } from '../../provider/client';
-import { CheckoutError } from '../http/errors';
-import type { CheckoutStore } from '../store/store';
+import { CheckoutError } from '../http';
+import type { CheckoutStore } from '../store';
 import { type AttemptLimits, takeLockWaiting } from './attempt-limits';
 import { forBrowser } from './browser-reason';
 import type { HostedCard, HostedCardAttempt } from './hosted-card';

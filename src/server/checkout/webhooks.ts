@@ -11,18 +11,10 @@
  * call per minute.
  */
 
-import { parseWebhookEvent } from '../../protocol';
-import type { ProviderClient } from '../../provider/client';
+import { type PayoutStatus, parseWebhookEvent } from '../../protocol';
 import { verifyWebhook, WebhookVerificationError } from '../../provider/webhook-signature';
-import { assertExactBody, LARGEST_BODY_BYTES, readCapped } from '../http/read-body';
-import { createJobPicker, type JobPicker } from '../jobs/jobs';
-import {
-  createPayoutOutcomes,
-  PAYOUT_QUEUE,
-  type PayoutOutcomes,
-  payoutStatusOfEvent,
-} from '../payouts/payout-outcomes';
-import type { CheckoutStore } from '../store/store';
+import { assertExactBody, LARGEST_BODY_BYTES, readCapped } from '../http';
+import type { CheckoutStore } from '../store';
 import { type HostedCard, linkAliasOfWebhook } from './hosted-card';
 import type { CheckoutHandlerOptions, CheckoutLogger } from './options';
 import { type Outcomes, PAYMENT_QUEUE } from './outcomes';
@@ -34,18 +26,41 @@ const MAX_ID_LENGTH = 200;
 /** Unconfirmed hints for references the companion does not know, per queue. */
 const MAX_UNCONFIRMED = 10_000;
 
+/**
+ * The payouts room's side of a webhook, handed to the receiver (never imported by it): the
+ * checkout's handler and the back office's each pass the payout confirmations they run.
+ */
+export interface PayoutWebhookHandler {
+  /** The jobs queue its confirmations wait in: bounds the unconfirmed hints, as for payments. */
+  readonly queue: string;
+  /** The payout status a webhook event announces; undefined for an event of no payout move. */
+  statusOfEvent(event: string): PayoutStatus | undefined;
+  /** Whether this move was already reported to the merchant. */
+  reported(reference: string, status: PayoutStatus): Promise<boolean>;
+  /** Keeps what the webhook said and schedules the confirmation. */
+  hint(
+    reference: string,
+    tenantReference: string | null,
+    announced: {
+      readonly status: PayoutStatus;
+      readonly reason: string | null;
+      readonly occurredAt: string | null;
+    },
+  ): Promise<void>;
+}
+
 export interface WebhookReceiverDeps {
   readonly options: CheckoutHandlerOptions;
   readonly store: CheckoutStore;
   /**
-   * The payment side; without both (a payouts-only receiver, see createPayoutsWebhookReceiver)
+   * The payment side; without both (a payouts-only receiver, see payouts/payout-webhooks.ts)
    * payment events are acknowledged and nothing is scheduled.
    */
   readonly records?: PaymentRecords | undefined;
   readonly outcomes?: Outcomes | undefined;
   /** The hosted card pages, whose payments are first heard of here or on the return page. */
   readonly hosted?: HostedCard | undefined;
-  readonly payouts: PayoutOutcomes;
+  readonly payouts: PayoutWebhookHandler;
   readonly logger: CheckoutLogger;
 }
 
@@ -131,12 +146,12 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps) {
       return answer(200, { received: true });
     }
 
-    const status = payoutStatusOfEvent(event.event);
+    const status = payouts.statusOfEvent(event.event);
     if (!status) return answer(200, { received: true, ignored: true });
     if (await payouts.reported(event.reference, status)) {
       return answer(200, { received: true, duplicate: true });
     }
-    if ((await store.pending(PAYOUT_QUEUE)) >= MAX_UNCONFIRMED) {
+    if ((await store.pending(payouts.queue)) >= MAX_UNCONFIRMED) {
       return answer(503, { error: 'busy', message: 'Too many unconfirmed webhooks; retry later.' });
     }
     await payouts.hint(event.reference, event.tenantReference, {
@@ -153,54 +168,4 @@ function occurredAt(text: string | null): string | null {
   if (text === null) return null;
   const time = Date.parse(text);
   return Number.isNaN(time) ? null : new Date(time).toISOString();
-}
-
-export interface PayoutsWebhookReceiverDeps {
-  /** Needs `onPayoutOutcome` and `webhookSecrets`; payment options are not read. */
-  readonly options: CheckoutHandlerOptions;
-  readonly provider: ProviderClient;
-  readonly store: CheckoutStore;
-  readonly logger: CheckoutLogger;
-  readonly background: (work: () => Promise<unknown>) => void;
-  readonly now?: (() => number) | undefined;
-  /** False: no timer and no start-up claim; due work runs by runDueWork (serverless). */
-  readonly poll?: boolean | undefined;
-}
-
-/**
- * The payout half of the receiver on its own, for a payouts-only handler (issue 14): the same
- * bounds, signature check and confirmation jobs as the checkout's, with a picker of its own over
- * the `payouts` queue. `close()` stops its wake-ups.
- */
-export function createPayoutsWebhookReceiver(deps: PayoutsWebhookReceiverDeps) {
-  const now = deps.now ?? Date.now;
-  let jobs: JobPicker | undefined;
-  const payouts = createPayoutOutcomes({
-    options: deps.options,
-    provider: deps.provider,
-    store: deps.store,
-    logger: deps.logger,
-    now,
-    jobs: () => jobs as JobPicker,
-  });
-  jobs = createJobPicker({
-    store: deps.store,
-    now,
-    logger: deps.logger,
-    background: deps.background,
-    poll: deps.poll,
-    queues: { [PAYOUT_QUEUE]: payouts.runJob },
-  });
-  if (deps.poll !== false) jobs.wake();
-  const receive = createWebhookReceiver({
-    options: deps.options,
-    store: deps.store,
-    payouts,
-    logger: deps.logger,
-  });
-  const picker = jobs;
-  return Object.assign(receive, {
-    close: () => picker.close(),
-    runAllDue: (maxJobs: number) => picker.runAllDue(maxJobs),
-  });
 }

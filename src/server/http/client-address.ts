@@ -1,18 +1,16 @@
 /**
  * Which client a request comes from, for the per-address limits (issue 20, items 1 and 2). The
  * handler is web-standard and a `Request` carries no socket, so the package's own Node adapter
- * records the socket's address here for each Request it builds; other runtimes pass
+ * marks each Request it builds with its socket's address (src/node/hand-off.ts); other runtimes pass
  * `clientAddress`. Proxy headers are read only when the merchant says a proxy is in front
  * (`trustProxy`): from anyone else they are a forgery that would let an attacker spread over
  * addresses, or spend another customer's budget.
  */
 
-const socketAddresses = new WeakMap<Request, string>();
+import { socketAddressOf } from '../../node/hand-off';
 
-/** Called by the Node adapter: the address of the socket this Request came in on. */
-export function rememberClientAddress(request: Request, address: string | undefined): void {
-  if (address) socketAddresses.set(request, address);
-}
+// The Node adapter's side of it (also for tests that build a Request as the adapter does).
+export { rememberClientAddress } from '../../node/hand-off';
 
 /**
  * Which proxy header to believe, and how many proxies of the merchant's stand in front: the
@@ -94,7 +92,7 @@ export function clientAddressOf(request: Request, options: ClientAddressOptions)
     const given = options.clientAddress(request);
     return typeof given === 'string' && given.trim() !== '' ? addressKey(given) : null;
   }
-  const socket = socketAddresses.get(request) ?? null;
+  const socket = socketAddressOf(request);
   if (options.trustProxy === undefined || options.trustProxy === false)
     return socket && addressKey(socket);
   const { hops, header } = hopsOf(options.trustProxy);

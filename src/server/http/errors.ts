@@ -17,7 +17,8 @@ import {
   type PaidCheckoutWire,
   type PaymentViewWire,
 } from '../../protocol/contract';
-import { isStoreUnavailable } from '../store/store-unavailable';
+import { isStoreUnavailable } from '../store';
+import type { CheckoutLogger } from './logger';
 
 export { CHECKOUT_ERROR_STATUS, type CheckoutErrorCode };
 
@@ -131,4 +132,55 @@ export function toCheckoutError(error: unknown): CheckoutError {
   return new CheckoutError('internal', 'The checkout server failed unexpectedly.', {
     cause: error,
   });
+}
+
+/** The codes that are the server's or the provider's fault: logged, with the cause. */
+const LOGGED_CODES: ReadonlySet<CheckoutErrorCode> = new Set([
+  'internal',
+  'unavailable',
+  'timeout',
+]);
+
+/**
+ * The answer to a request that failed, in both handlers: the error as a CheckoutError, its JSON
+ * answer, and a log line when the fault is the server's or the provider's (the request id ties
+ * the line to the answer; the cause, which the answer never shows, is in the line). The logger is
+ * the handler's redacting one, so a provider that quotes the key back leaves it out.
+ */
+export function failureAnswer(
+  error: unknown,
+  context: {
+    readonly requestId: string;
+    readonly logger: CheckoutLogger;
+    /** The path asked for, for the log. */
+    readonly path: string;
+    readonly headers?: Headers | undefined;
+  },
+): { readonly failure: CheckoutError; readonly response: Response } {
+  const failure = toCheckoutError(error);
+  if (LOGGED_CODES.has(failure.code)) {
+    context.logger.error(`paydrop: ${failure.code} (${context.requestId})`, {
+      path: context.path,
+      message: failure.message,
+      cause:
+        failure.cause instanceof Error
+          ? `${failure.cause.name}: ${failure.cause.message}`
+          : failure.cause === undefined
+            ? undefined
+            : String(failure.cause),
+    });
+  }
+  return { failure, response: failure.toResponse(context.requestId, context.headers) };
+}
+
+/** A JSON answer of either handler: never cached, never sniffed as another type. */
+export function jsonAnswer(
+  body: unknown,
+  status = 200,
+  headers: Headers = new Headers(),
+): Response {
+  headers.set('content-type', 'application/json; charset=utf-8');
+  headers.set('cache-control', 'no-store');
+  headers.set('x-content-type-options', 'nosniff');
+  return new Response(JSON.stringify(body), { status, headers });
 }

@@ -11,8 +11,8 @@
  * the ticks, instead of ten thousand timers.
  */
 
-import type { CheckoutStore, StoredEvent } from '../store/store';
-import { type DirectSink, offerDirect } from './direct-stream';
+import { type DirectSink, lazySignalOf, offerDirect } from '../../node/hand-off';
+import type { CheckoutStore, StoredEvent } from '../store';
 
 // Well inside every runtime's default idle timeout: Bun.serve cuts a connection silent for 10 s,
 // and proxies commonly at 30 to 60 s (issue 13).
@@ -54,8 +54,6 @@ function unwatch(stream: OpenStream): void {
   }
 }
 
-const LAZY_SIGNAL = Symbol.for('paydrop.lazy-signal');
-
 /**
  * The request's signal, or, from this package's Node adapter (which makes it only when asked
  * for), the getter that makes it: a stream written straight to the socket then never makes one,
@@ -63,10 +61,7 @@ const LAZY_SIGNAL = Symbol.for('paydrop.lazy-signal');
  * its listener each).
  */
 export function clientSignal(request: Request): AbortSignal | (() => AbortSignal) {
-  const get = Object.getOwnPropertyDescriptor(request, 'signal')?.get as
-    | ((() => AbortSignal) & { [LAZY_SIGNAL]?: true })
-    | undefined;
-  return get?.[LAZY_SIGNAL] ? get : request.signal;
+  return lazySignalOf(request) ?? request.signal;
 }
 
 /** How many streams the shared heartbeat is keeping alive (for tests). */
@@ -77,7 +72,7 @@ export function openEventStreams(): number {
 /**
  * The stream of one payment's status events. Read as a web stream by any runtime; this
  * package's Node adapter instead attaches to it and has its bytes written straight to the
- * socket (direct-stream.ts), after which the web stream and its Response are let go of.
+ * socket (offerDirect, src/node/hand-off.ts), after which the web stream and its Response are let go of.
  */
 export function eventStream(
   store: CheckoutStore,

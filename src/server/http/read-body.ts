@@ -17,16 +17,9 @@ import { CheckoutError } from './errors';
 export const LARGEST_BODY_BYTES = 64 * 1024;
 
 /**
- * What a body stream of this package's Node adapter fails with past its allowance. Told by
- * name, not class: paydrop/server and paydrop/server/node each carry a copy of this module.
+ * The Node adapter's body stream failed past its allowance (RequestBodyTooLargeError of
+ * src/node/hand-off.ts). Told by name, not class: each bundle may carry a copy of that class.
  */
-export class RequestBodyTooLargeError extends Error {
-  override readonly name = 'RequestBodyTooLargeError' as const;
-  constructor(maxBytes: number) {
-    super(`The request body is larger than ${maxBytes} bytes.`);
-  }
-}
-
 function isBodyTooLarge(error: unknown): boolean {
   return error instanceof Error && error.name === 'RequestBodyTooLargeError';
 }
@@ -137,6 +130,32 @@ export async function readCapped(
     offset += chunk.length;
   }
   return new TextDecoder().decode(bytes);
+}
+
+/**
+ * A JSON body of the browser's calls (the checkout's, the back office's): sent as
+ * `application/json`, at most `maxBytes`, parsed. Each refusal is the CheckoutError both handlers
+ * answer with (415, 413, 400), the same words from either.
+ */
+export async function readJson(
+  request: Request,
+  maxBytes: number,
+  options: ReadOptions = {},
+): Promise<unknown> {
+  if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
+    throw new CheckoutError(
+      'unsupported_media_type',
+      'Send JSON with Content-Type: application/json.',
+    );
+  }
+  const text = await readCapped(request, maxBytes, options);
+  if (text === undefined)
+    throw new CheckoutError('body_too_large', `The body must be at most ${maxBytes / 1024} KB.`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CheckoutError('invalid_json', 'The body is not valid JSON.');
+  }
 }
 
 /**

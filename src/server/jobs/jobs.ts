@@ -4,8 +4,8 @@
  * Whichever instance claims it holds its lease; a timer here only wakes the picker. A process
  * that dies loses nothing but the wake-up: the job's lease runs out and another picks it up.
  */
-import type { CheckoutLogger } from '../checkout/options';
-import type { CheckoutStore, ScheduledJob } from '../store/store';
+import type { CheckoutLogger } from '../http';
+import type { CheckoutStore, ScheduledJob } from '../store';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

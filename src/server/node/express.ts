@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { nodeListener } from '../../node/serve';
-import { LARGEST_BODY_BYTES } from '../http/read-body';
+import { LARGEST_BODY_BYTES } from '../http';
 import { type ParsedIncomingMessage, requestFrom } from './framework-body';
 import type { NodeAdapterOptions } from './node-listener';
 

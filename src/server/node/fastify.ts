@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerFailure, toRequest, writeResponse } from '../../node/serve';
-import { LARGEST_BODY_BYTES } from '../http/read-body';
+import { LARGEST_BODY_BYTES } from '../http';
 import type { NodeAdapterOptions } from './node-listener';
 
 type Handler = (request: Request) => Promise<Response>;

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { type BodyAllowance, type ClientSignal, readRequest, toRequest } from '../../node/serve';
-import { noteBody } from '../http/read-body';
+import { noteBody } from '../http';
 
 /** What Express, Connect and body-parser leave on the request. */
 export interface ParsedIncomingMessage extends IncomingMessage {

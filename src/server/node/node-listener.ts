@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { nodeListener } from '../../node/serve';
-import { LARGEST_BODY_BYTES } from '../http/read-body';
+import { LARGEST_BODY_BYTES } from '../http';
 import { requestFrom } from './framework-body';
 
 type Handler = (request: Request) => Promise<Response>;

@@ -1,5 +1,5 @@
 import { listen, nodeListener, type RunningServer, type ServerTimeouts } from '../../node/serve';
-import { LARGEST_BODY_BYTES } from '../http/read-body';
+import { LARGEST_BODY_BYTES } from '../http';
 import { requestFrom } from './framework-body';
 import type { NodeAdapterOptions } from './node-listener';
 

@@ -6,25 +6,33 @@
  * webhooks (through the checkout's own receiver), so a merchant doing payouts only needs no
  * `resolveOrder`.
  */
-import { isKnownCurrency, type Money, type PayoutStatus } from '../../protocol';
+import { isKnownCurrency, type PayoutStatus } from '../../protocol';
 import {
   BACK_OFFICE_PATHS,
-  type PaymentLinkRequestWire,
   type PaymentLinkView,
   type PayoutEventWire,
   type PayoutResultWire,
   type PayoutView,
 } from '../../protocol/back-office';
-import { createProviderClient, type FundTransferInput, MAX_PER_PAGE } from '../../provider/client';
+import { createProviderClient, MAX_PER_PAGE } from '../../provider/client';
 import type { PayoutPositions } from '../../provider/payouts';
 import { createProviderTransport } from '../../provider/transport';
-import type { CheckoutLogger, PayoutOutcome } from '../checkout/options';
-import { CheckoutError, toCheckoutError } from '../http/errors';
-import { clientSignal, eventStream } from '../http/events';
-import { readCapped } from '../http/read-body';
-import { redactingLogger } from '../http/redacting-logger';
-import type { DueWorkSummary } from '../jobs/jobs';
-import { createMemoryStore } from '../store/store';
+import type { PayoutOutcome } from '../checkout';
+import {
+  allowOrigin,
+  CheckoutError,
+  clientSignal,
+  eventStream,
+  failureAnswer,
+  handlerLogger,
+  isCrossSiteWithoutOrigin,
+  jsonAnswer,
+  preflightAnswer,
+  readJson as readBodyJson,
+} from '../http';
+import type { DueWorkSummary } from '../jobs';
+import { createMemoryStore } from '../store';
+import { linkInput, payoutInput, wholeNumber } from './inputs';
 import {
   checkPayoutsOptions,
   DEFAULT_BACK_OFFICE_PATH,
@@ -64,111 +72,6 @@ const LINK_STREAM = 'back-office:links';
 const COUNTRY_OF: Readonly<Record<string, string>> = { NGN: 'NG', GBP: 'GB', USD: 'US' };
 const STATUSES: readonly PayoutStatus[] = ['Pending', 'Completed', 'Failed', 'Reversed'];
 
-const consoleLogger: CheckoutLogger = {
-  warn: (message, details) => console.warn(message, details ?? ''),
-  error: (message, details) => console.error(message, details ?? ''),
-};
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function text(value: unknown, name: string, issues: string[], max = 140): string {
-  if (typeof value !== 'string') {
-    issues.push(`${name} must be a string.`);
-    return '';
-  }
-  if (value.length > max) issues.push(`${name} must be at most ${max} characters.`);
-  return value;
-}
-
-function money(value: unknown, name: string, issues: string[]): Money {
-  const amount = isRecord(value) ? value : {};
-  const amountMinor = amount.amountMinor;
-  const currency = amount.currency;
-  if (typeof currency !== 'string' || !isKnownCurrency(currency))
-    issues.push(`${name}.currency must be a supported currency code.`);
-  if (typeof amountMinor !== 'number' || !Number.isSafeInteger(amountMinor) || amountMinor <= 0)
-    issues.push(`${name}.amountMinor must be a whole number of minor units above 0.`);
-  return { amountMinor: Number(amountMinor), currency: String(currency) };
-}
-
-/** `POST /payouts` as the client's FundTransferInput; bad shapes are the handler's 400. */
-function payoutInput(body: unknown): FundTransferInput {
-  const issues: string[] = [];
-  const input = isRecord(body) ? body : {};
-  const beneficiary = isRecord(input.beneficiary) ? input.beneficiary : {};
-  if (!isRecord(input.beneficiary))
-    issues.push('beneficiary must be { accountName, accountNumber }.');
-  const tenantReference = text(input.tenantReference, 'tenantReference', issues, 100);
-  if (tenantReference !== '' && !/^[\w.:-]{8,100}$/.test(tenantReference))
-    issues.push(
-      'tenantReference must be 8 to 100 letters, digits, dots, colons, dashes or underscores.',
-    );
-  const result: FundTransferInput = {
-    tenantReference,
-    amount: money(input.amount, 'amount', issues),
-    narration: text(input.narration, 'narration', issues),
-    paymentMethodType: text(input.paymentMethodType, 'paymentMethodType', issues, 40),
-    paymentMethodValue: text(input.paymentMethodValue, 'paymentMethodValue', issues, 40),
-    beneficiary: {
-      accountName: text(beneficiary.accountName, 'beneficiary.accountName', issues, 100),
-      accountNumber: text(beneficiary.accountNumber, 'beneficiary.accountNumber', issues, 40),
-    },
-  };
-  if (issues.length > 0)
-    throw new CheckoutError('invalid_request', 'The payout is not well formed.', { issues });
-  return result;
-}
-
-function linkInput(body: unknown): PaymentLinkRequestWire {
-  const issues: string[] = [];
-  const input = isRecord(body) ? body : {};
-  const name = text(input.name, 'name', issues, 100);
-  if (name.trim() === '') issues.push('name must not be empty.');
-  const description =
-    input.description === undefined
-      ? undefined
-      : text(input.description, 'description', issues, 200);
-  if (input.linkType !== 'OneTime' && input.linkType !== 'Reusable')
-    issues.push("linkType must be 'OneTime' or 'Reusable'.");
-  const currency = typeof input.currency === 'string' ? input.currency : '';
-  if (!isKnownCurrency(currency)) issues.push('currency must be a supported currency code.');
-  const amountMinor = input.amountMinor;
-  if (
-    amountMinor !== undefined &&
-    (typeof amountMinor !== 'number' || !Number.isSafeInteger(amountMinor) || amountMinor <= 0)
-  )
-    issues.push('amountMinor must be a whole number of minor units above 0 when given.');
-  if (issues.length > 0)
-    throw new CheckoutError('invalid_request', 'The payment link is not well formed.', { issues });
-  return {
-    name,
-    ...(description ? { description } : {}),
-    linkType: input.linkType as 'OneTime' | 'Reusable',
-    currency,
-    ...(typeof amountMinor === 'number' ? { amountMinor } : {}),
-  };
-}
-
-function wholeNumber(
-  value: string | null,
-  fallback: number,
-  min: number,
-  max: number,
-  name: string,
-): number {
-  if (value === null || value === '') return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < min || number > max) {
-    throw new CheckoutError(
-      'invalid_request',
-      `${name} must be a whole number from ${min} to ${max}.`,
-    );
-  }
-  return number;
-}
-
 /**
  * @example
  * const payouts = createPayoutsHandler({
@@ -184,7 +87,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
   const basePath = (options.basePath ?? DEFAULT_BACK_OFFICE_PATH).replace(/\/+$/, '');
   // The same redaction as the checkout's: a provider answer, a hook's error or authorize's
   // exception that quotes the key never reaches a log line.
-  const logger = redactingLogger(options.logger ?? consoleLogger, [options.secretKey]);
+  const logger = handlerLogger(options.logger, options);
   const hosts = createServedHosts({
     publicUrl: options.publicUrl,
     allowedHosts: options.allowedHosts,
@@ -261,32 +164,8 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     },
   });
 
-  function json(body: unknown, status = 200): Response {
-    return new Response(JSON.stringify(body), {
-      status,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      },
-    });
-  }
-
-  async function readJson(request: Request): Promise<unknown> {
-    if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
-      throw new CheckoutError(
-        'unsupported_media_type',
-        'Send JSON with Content-Type: application/json.',
-      );
-    }
-    const body = await readCapped(request, MAX_BODY_BYTES);
-    if (body === undefined) throw new CheckoutError('body_too_large', 'The body is too large.');
-    try {
-      return JSON.parse(body);
-    } catch {
-      throw new CheckoutError('invalid_json', 'The body is not valid JSON.');
-    }
-  }
+  const json = (body: unknown, status = 200) => jsonAnswer(body, status);
+  const readJson = (request: Request) => readBodyJson(request, MAX_BODY_BYTES, { logger });
 
   /**
    * Staff pages only, in this order: a host we serve (DNS rebinding), an origin that is our own
@@ -317,7 +196,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
       });
       throw new CheckoutError('origin_not_allowed', 'This origin may not use the back office.');
     }
-    if (request.headers.get('sec-fetch-site') === 'cross-site' && origin === null)
+    if (isCrossSiteWithoutOrigin(request))
       throw new CheckoutError('cross_site_request', 'Cross-site requests are refused.');
     let allowed = false;
     try {
@@ -459,9 +338,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     const origin = request.headers.get('origin');
     if (!origin || !allowedOrigins.has(origin)) return response;
     const headers = new Headers(response.headers);
-    headers.set('access-control-allow-origin', origin);
-    headers.set('access-control-allow-credentials', 'true');
-    headers.append('vary', 'Origin');
+    allowOrigin(headers, origin, allowedOrigins, { credentials: true });
     return new Response(response.body, { status: response.status, headers });
   }
 
@@ -474,27 +351,12 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
       return new CheckoutError('not_found', 'Not the back office.').toResponse(requestId);
     const origin = request.headers.get('origin');
-    if (request.method === 'OPTIONS' && origin && allowedOrigins.has(origin)) {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          'access-control-allow-methods': 'GET, POST',
-          'access-control-allow-headers': 'content-type, last-event-id',
-          'access-control-max-age': '600',
-        },
-      });
-    }
+    if (request.method === 'OPTIONS' && origin && allowedOrigins.has(origin))
+      return preflightAnswer('content-type, last-event-id');
     try {
       return await route(request, url.pathname.slice(basePath.length) || '/', url);
     } catch (error) {
-      const failure = toCheckoutError(error);
-      if (failure.status >= 500)
-        logger.error('paydrop: back-office request failed', {
-          path: url.pathname,
-          code: failure.code,
-          error: error instanceof Error ? error.message : String(error),
-        });
-      return failure.toResponse(requestId);
+      return failureAnswer(error, { requestId, logger, path: url.pathname }).response;
     }
   }
 

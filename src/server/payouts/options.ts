@@ -4,8 +4,9 @@
  * payouts move the merchant's money, so nothing answers until the merchant's own staff login says so.
  */
 import { checkBaseUrl, checkSecretKey } from '../../provider/transport';
-import type { CheckoutLogger, PayoutOutcome } from '../checkout/options';
-import { type CheckoutStore, isMemoryStore } from '../store/store';
+import type { PayoutOutcome } from '../checkout';
+import type { CheckoutLogger } from '../http';
+import { type CheckoutStore, isMemoryStore } from '../store';
 import { isHostName } from './served-hosts';
 
 export interface PayoutsHandlerOptions {

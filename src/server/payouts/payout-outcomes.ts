@@ -13,10 +13,10 @@ import {
 } from '../../protocol';
 import type { ProviderClient } from '../../provider/client';
 import { payoutMoves } from '../../provider/payout-state';
-import type { CheckoutHandlerOptions, CheckoutLogger } from '../checkout/options';
-import { DAY_MS } from '../checkout/payment-records';
-import { type JobPicker, type JobResult, nextAttempt } from '../jobs/jobs';
-import type { CheckoutStore } from '../store/store';
+import { type CheckoutHandlerOptions, DAY_MS } from '../checkout';
+import type { CheckoutLogger } from '../http';
+import { type JobPicker, type JobResult, nextAttempt } from '../jobs';
+import type { CheckoutStore } from '../store';
 
 export const PAYOUT_QUEUE = 'payouts';
 /** One job, so one instance at a time: the reconciliation sweep of the transaction list. */

@@ -6,8 +6,8 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterEach, expect, it, vi } from 'vitest';
+import { attachDirect } from '../../../src/node/hand-off';
 import { type RunningServer, serve } from '../../../src/node/serve';
-import { attachDirect } from '../../../src/server/http/direct-stream';
 import { clientSignal, eventStream, openEventStreams } from '../../../src/server/http/events';
 import { type CheckoutStore, createMemoryStore } from '../../../src/server/store/store';
 

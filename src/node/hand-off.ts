@@ -1,0 +1,101 @@
+/**
+ * What this package's Node adapter (src/node/serve.ts) and the web-standard handlers
+ * (src/server) hand each other without either importing the other: marks kept on the Request,
+ * its body and the Response's body under symbols. The handlers stay web-standard (any runtime
+ * ignores the marks); the Node adapter, finding them, does better (issue 10's scale budget,
+ * issue 20's per-address limits).
+ *
+ * Nothing here imports anything, Node's modules included: paydrop/server (web-standard, for edge
+ * runtimes too) and paydrop/server/node may both carry a copy of it. The symbols are
+ * `Symbol.for`, so that two copies of this module still agree.
+ */
+
+/** Marks a body stream whose producer can write it straight to a sink: see offerDirect. */
+const DIRECT_WRITE = Symbol.for('paydrop.direct-write');
+/** Marks the Request's signal getter made by the Node adapter (see lazySignalOf). */
+const LAZY_SIGNAL = Symbol.for('paydrop.lazy-signal');
+/** The address of the socket a Request came in on, kept on the Request by the Node adapter. */
+const SOCKET_ADDRESS = Symbol.for('paydrop.socket-address');
+
+/** Where a directly written stream's bytes go. */
+export interface DirectSink {
+  write(chunk: Uint8Array): void;
+  /** The producer has ended the stream. */
+  end(): void;
+}
+
+/**
+ * Attaches a sink: from now on the producer writes to it, not to its web stream. Answers the
+ * detach (call it when the connection closes: the producer cleans up as on a cancel), or
+ * undefined when the stream is already being read as a web stream.
+ */
+export type AttachDirect = (sink: DirectSink) => (() => void) | undefined;
+
+type OfferingStream = ReadableStream<Uint8Array> & { [DIRECT_WRITE]?: AttachDirect };
+
+/**
+ * Called by a producer (the event stream): `stream` may be written straight to a connection.
+ * On Node 20 a read costs a promise and a read request per chunk, and a reader waiting between
+ * heartbeats keeps about 2 KB per open stream; ten thousand waiting browsers spend most of their
+ * memory there. The hook rides on the stream itself, so a Response rebuilt around the same body
+ * (CORS headers added) still carries it.
+ */
+export function offerDirect(stream: ReadableStream<Uint8Array>, attach: AttachDirect): void {
+  (stream as OfferingStream)[DIRECT_WRITE] = attach;
+}
+
+/**
+ * Called by the Node adapter with a Response's body: attaches `sink` if its producer offered
+ * the stream and nothing reads it yet. A stream another consumer has begun to read (a test
+ * reading `response.body`, another adapter) is never attached: it works as a web stream.
+ */
+export function attachDirect(
+  stream: ReadableStream<Uint8Array> | null,
+  sink: DirectSink,
+): (() => void) | undefined {
+  if (!stream || stream.locked) return undefined;
+  const offering = stream as OfferingStream;
+  const attach = offering[DIRECT_WRITE];
+  if (!attach) return undefined;
+  delete offering[DIRECT_WRITE];
+  return attach(sink);
+}
+
+/** Marks `get` as the Node adapter's lazy signal getter, for lazySignalOf. */
+export function markLazySignal<T extends () => AbortSignal>(get: T): T {
+  return Object.assign(get, { [LAZY_SIGNAL]: true as const });
+}
+
+/**
+ * The Request's lazy signal getter, when the Node adapter made one: a handler can hold it
+ * instead of a signal, and a stream written straight to a socket never makes one.
+ */
+export function lazySignalOf(request: Request): (() => AbortSignal) | undefined {
+  const get = Object.getOwnPropertyDescriptor(request, 'signal')?.get as
+    | ((() => AbortSignal) & { [LAZY_SIGNAL]?: true })
+    | undefined;
+  return get?.[LAZY_SIGNAL] ? get : undefined;
+}
+
+type AddressedRequest = Request & { [SOCKET_ADDRESS]?: string };
+
+/** Called by the Node adapter: the address of the socket this Request came in on. */
+export function rememberClientAddress(request: Request, address: string | undefined): void {
+  if (address) (request as AddressedRequest)[SOCKET_ADDRESS] = address;
+}
+
+/** The socket's address the Node adapter remembered for `request`, if any. */
+export function socketAddressOf(request: Request): string | null {
+  return (request as AddressedRequest)[SOCKET_ADDRESS] ?? null;
+}
+
+/**
+ * What a body stream of the Node adapter fails with past its allowance. Told by name, not
+ * class (isBodyTooLarge in src/server/http/read-body.ts), whichever copy threw it.
+ */
+export class RequestBodyTooLargeError extends Error {
+  override readonly name = 'RequestBodyTooLargeError' as const;
+  constructor(maxBytes: number) {
+    super(`The request body is larger than ${maxBytes} bytes.`);
+  }
+}
