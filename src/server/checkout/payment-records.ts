@@ -8,7 +8,6 @@ import type { Channel, Money, PaymentStatus } from '../../protocol';
 import type {
   PaymentFailureReason,
   PaymentViewWire,
-  StatusWire,
   VirtualAccountWire,
 } from '../../protocol/contract';
 import type { CheckoutStore } from '../store/store';
