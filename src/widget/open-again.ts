@@ -41,6 +41,8 @@ export function openAgain(current: OpenCheckout, asked: OpenOptions): CheckoutHa
     });
     return { close: () => {}, result: Promise.resolve(result) };
   }
-  if (asked.onClose) current.closers.push(asked.onClose);
+  // The same function once: a page that opens twice with one options object hears one close.
+  if (asked.onClose && !current.closers.includes(asked.onClose))
+    current.closers.push(asked.onClose);
   return current.handle;
 }

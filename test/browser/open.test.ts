@@ -142,6 +142,8 @@ describe('open()', () => {
     // The same companion written another way is the same checkout.
     const second = openCheckout({ ...again, endpoint: `${location.origin}/api/checkout/` });
     expect(second).toBe(handle);
+    // The same callbacks again (a double click) are heard once.
+    expect(openCheckout(first)).toBe(handle);
     expect(hosts()).toHaveLength(1);
     await shadowDialog();
     expect(fetchCalls).toEqual([`${location.origin}/api/checkout/session`]);
