@@ -32,7 +32,7 @@ export interface PaymentSummary {
  * the widget never sends is a type error. Why a payment failed (`FailureCode`, from the
  * protocol's one list of reasons), an account that expired unpaid, no payment method, a second
  * `open()` for another order while one is open, and why the companion could not be reached or
- * refused. test/node/flow/failure-codes.test.ts makes each one happen. Named apart from the
+ * refused. test/browser/failure-codes.test.ts makes each one happen. Named apart from the
  * companion's `CheckoutError` class and its `CheckoutErrorCode` (paydrop/server).
  */
 export type CheckoutFailureCode =
