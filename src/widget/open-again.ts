@@ -8,8 +8,8 @@
  * loader (script-loader.ts), which may be asked again before the checkout's code has arrived.
  */
 import type { CheckoutResult } from '../flow/checkout-step';
+import type { CheckoutHandle } from './checkout-handle';
 import { companionBase } from './companion-request';
-import type { CheckoutHandle } from './open';
 import type { OpenOptions } from './options';
 
 /** A checkout that is open: its handle, the options it was opened with, who to tell it closed. */

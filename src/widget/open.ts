@@ -13,6 +13,7 @@ import { RETURN_PARAM } from '../protocol/contract';
 import { Checkout } from './Checkout';
 import { SUPPORTED_CHANNELS } from './channels';
 import { createBankWindow } from './channels/bank/bank-window';
+import type { CheckoutHandle } from './checkout-handle';
 import { createCompanionHttp } from './companion-http';
 import { loadMessages } from './messages';
 import { type OpenCheckout, openAgain } from './open-again';
@@ -20,13 +21,7 @@ import { checkOptions, type OpenOptions } from './options';
 import type { SavedRedirect } from './return/saved-redirect';
 import STYLES from './styles.css?inline';
 
-/** A checkout that is open: close it, or wait for its result. */
-export interface CheckoutHandle {
-  /** Closes the dialog; the result becomes `pending` or `cancelled` unless already known. */
-  close(): void;
-  /** Settles when the payment succeeds or the dialog closes. */
-  readonly result: Promise<CheckoutResult>;
-}
+export type { CheckoutHandle };
 
 // One open checkout per document: opening again never stacks a second dialog (open-again.ts).
 const openCheckouts = new WeakMap<Document, OpenCheckout>();
