@@ -4,9 +4,9 @@
  */
 import type { Channel, Money } from '../protocol';
 import type {
+  BrowserFailureReason,
   ChannelChoice,
   CompanionFailureCode,
-  PaymentFailureReason,
   PaymentView,
 } from './companion';
 
@@ -28,10 +28,19 @@ export interface PaymentSummary {
 }
 
 /**
- * Stable codes a merchant can branch on. Named apart from the companion's `CheckoutError` class
- * and its `CheckoutErrorCode` (paydrop/server): one name per idea across the public entries.
+ * Every code a merchant's `onFailure` and `result` can receive, and no other: a `switch` on one
+ * the widget never sends is a type error. Why a payment failed (`FailureCode`, from the
+ * protocol's one list of reasons), an account that expired unpaid, no payment method, a second
+ * `open()` for another order while one is open, and why the companion could not be reached or
+ * refused. test/browser/failure-codes.test.ts makes each one happen. Named apart from the
+ * companion's `CheckoutError` class and its `CheckoutErrorCode` (paydrop/server).
  */
-export type CheckoutFailureCode = FailureCode | 'expired' | 'no_channels' | CompanionFailureCode;
+export type CheckoutFailureCode =
+  | FailureCode
+  | 'expired'
+  | 'no_channels'
+  | 'already_open'
+  | CompanionFailureCode;
 
 /** Why a checkout failed, as the merchant's `onFailure` and `result` receive it. */
 export interface CheckoutFailure {
@@ -40,15 +49,17 @@ export interface CheckoutFailure {
 }
 
 /**
- * Why a payment failed, one code per cause the customer is told apart (issue 12): the provider's
- * reason, or what the channel implies (a bank payment can only fail at the bank, a transfer
- * before its expiry only by arriving short), `challenge_timeout` when the card's check was
- * abandoned, and `payment_failed` when nothing says more.
+ * Why a payment failed, one code per cause the customer is told apart (issue 12): the reason the
+ * companion tells the browser (`BrowserFailureReason`, the protocol's list less the reasons that
+ * would reveal a live card), or what the channel implies (a bank payment can only fail at the
+ * bank, a transfer before its expiry only by arriving short), `challenge_timeout` when the card's
+ * check was abandoned, and `payment_failed` when nothing says more. An expired account is a step
+ * of its own (`expired`), not a failed payment.
  */
 export type FailureCode =
   | 'payment_failed'
   | 'challenge_timeout'
-  | Exclude<PaymentFailureReason, 'expired'>;
+  | Exclude<BrowserFailureReason, 'expired'>;
 
 /**
  * What the customer typed into the card form, as typed, kept in memory only while the checkout is

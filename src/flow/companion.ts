@@ -5,13 +5,13 @@
  */
 // From the modules themselves, not the index: the widget bundles nothing else of the protocol.
 import {
+  type BrowserFailureReason,
   type CardEntry,
   type ChannelChoiceWire,
   type CheckoutErrorCode,
   type CheckoutViewWire,
+  isBrowserFailureReason,
   type MerchantWire,
-  PAYMENT_FAILURE_REASONS,
-  type PaymentFailureReason,
   type PaymentViewWire,
   type SessionViewWire,
   type VirtualAccountWire,
@@ -20,7 +20,7 @@ import type { Money } from '../protocol/money';
 import { CHANNELS, type Channel, type PaymentStatus } from '../protocol/types';
 import { isSafeUrl } from '../protocol/url';
 
-export { isSafeUrl, type PaymentFailureReason, type PaymentStatus };
+export { type BrowserFailureReason, isSafeUrl, type PaymentStatus };
 
 /** The contract's virtual account, its expiry parsed to epoch ms on the server's clock. */
 export interface VirtualAccountView extends Omit<VirtualAccountWire, 'expiresAt'> {
@@ -284,14 +284,15 @@ export function parseAuthentication(
 /** The card's finalize answer: its status, and why it failed when the provider said (issue 12). */
 export interface Finalization {
   readonly status: PaymentStatus;
-  readonly reason?: PaymentFailureReason | undefined;
+  readonly reason?: BrowserFailureReason | undefined;
 }
 
 export function parseFinalization(body: unknown): Finalization {
   const given = record(body);
   const status = oneOf(given.status, STATUSES);
-  // A reason this widget does not know is left out, never shown wrong.
-  const reason = PAYMENT_FAILURE_REASONS.find((known) => known === given.reason);
+  // A reason this widget does not know (or one the companion never tells a browser) is left
+  // out, never shown wrong.
+  const reason = isBrowserFailureReason(given.reason) ? given.reason : undefined;
   return status === 'FAILED' && reason ? { status, reason } : { status };
 }
 
@@ -303,7 +304,7 @@ export function parseFinalization(body: unknown): Finalization {
 export interface StatusAnswer {
   readonly status: PaymentStatus;
   readonly serverTime: number | null;
-  readonly reason?: PaymentFailureReason | undefined;
+  readonly reason?: BrowserFailureReason | undefined;
   readonly paid?: Money | undefined;
 }
 
@@ -319,7 +320,7 @@ export function parseStatus(body: unknown): StatusAnswer {
   return {
     status,
     serverTime: given.serverTime === undefined ? null : instant(given.serverTime),
-    reason: PAYMENT_FAILURE_REASONS.find((known) => known === given.reason),
+    reason: isBrowserFailureReason(given.reason) ? given.reason : undefined,
     paid,
   };
 }

@@ -145,8 +145,10 @@ export interface InitiationWire {
 }
 
 /**
- * Why a payment failed, when the provider said why (issue 12): the widget tells the customer in
- * their words and hands the merchant the same code. Absent when the provider gave no reason.
+ * Why a payment failed, when the provider said why (issue 12): the one list of causes, declared
+ * here once. The companion's outcome (`PaymentOutcome.reason`) carries it whole; the browser hears
+ * `BrowserFailureReason`; the widget's `CheckoutFailureCode` (src/flow/checkout-step.ts) is built
+ * from that. Absent when the provider gave no reason.
  */
 export const PAYMENT_FAILURE_REASONS = [
   'card_declined',
@@ -160,11 +162,34 @@ export const PAYMENT_FAILURE_REASONS = [
 
 export type PaymentFailureReason = (typeof PAYMENT_FAILURE_REASONS)[number];
 
+/**
+ * Reasons that tell a card tester the number is real and live (issue 20): the companion tells the
+ * browser `card_declined` instead, and only the merchant's server hears them.
+ */
+export const CARD_REVEALING_REASONS = [
+  'insufficient_funds',
+  'card_expired',
+] as const satisfies readonly PaymentFailureReason[];
+
+/** Why a payment failed, as the companion tells the browser: every reason but the revealing ones. */
+export type BrowserFailureReason = Exclude<
+  PaymentFailureReason,
+  (typeof CARD_REVEALING_REASONS)[number]
+>;
+
+/** A reason the browser may be told, checked: anything else (or a revealing one) is no reason. */
+export function isBrowserFailureReason(value: unknown): value is BrowserFailureReason {
+  return (
+    (PAYMENT_FAILURE_REASONS as readonly unknown[]).includes(value) &&
+    !(CARD_REVEALING_REASONS as readonly unknown[]).includes(value)
+  );
+}
+
 /** The answer to `POST /finalize`; `reason` with a FAILED status the provider explained. */
 export interface FinalizationWire {
   readonly reference: string;
   readonly status: PaymentStatus;
-  readonly reason?: PaymentFailureReason;
+  readonly reason?: BrowserFailureReason;
 }
 
 /** What a status event and `GET /status` carry. */
@@ -173,8 +198,8 @@ export interface StatusWire {
   readonly status: PaymentStatus;
   /** The provider's now, as `PaymentViewWire.serverTime` (a status event carries none). */
   readonly serverTime?: string;
-  /** With FAILED, why, when the provider said (issue 12). */
-  readonly reason?: PaymentFailureReason;
+  /** With FAILED, why, when the provider said (issue 12), as the browser may hear it. */
+  readonly reason?: BrowserFailureReason;
   /** With `transfer_short`: what arrived in the account, when the provider said. */
   readonly paid?: Money;
 }

@@ -5,7 +5,9 @@ import { type CheckoutHandle, type OpenOptions, open as openCheckout } from '../
 export interface Paydrop {
   /**
    * Opens the checkout with the hook's options, `overrides` on top. Call it in a click handler:
-   * the bank's window can only be opened in one. While a checkout is open it does nothing.
+   * the bank's window can only be opened in one. While this component's checkout is open it
+   * does nothing. While another component's checkout is open: for the same order this one follows
+   * it (`isOpen` until it closes); for another order `onFailure` gets `already_open`, nothing opens.
    * A wrong option throws the TypeError `open()` throws, and nothing opens.
    */
   open(overrides?: Partial<OpenOptions>): void;

@@ -13,22 +13,18 @@ import { RETURN_PARAM } from '../protocol/contract';
 import { Checkout } from './Checkout';
 import { SUPPORTED_CHANNELS } from './channels';
 import { createBankWindow } from './channels/bank/bank-window';
+import type { CheckoutHandle } from './checkout-handle';
 import { createCompanionHttp } from './companion-http';
 import { loadMessages } from './messages';
+import { type OpenCheckout, openAgain } from './open-again';
 import { checkOptions, type OpenOptions } from './options';
 import type { SavedRedirect } from './return/saved-redirect';
 import STYLES from './styles.css?inline';
 
-/** A checkout that is open: close it, or wait for its result. */
-export interface CheckoutHandle {
-  /** Closes the dialog; the result becomes `pending` or `cancelled` unless already known. */
-  close(): void;
-  /** Settles when the payment succeeds or the dialog closes. */
-  readonly result: Promise<CheckoutResult>;
-}
+export type { CheckoutHandle };
 
-// One open checkout per document: opening again returns it instead of stacking a second dialog.
-const openCheckouts = new WeakMap<Document, CheckoutHandle>();
+// One open checkout per document: opening again never stacks a second dialog (open-again.ts).
+const openCheckouts = new WeakMap<Document, OpenCheckout>();
 
 const browserClock: Clock = {
   monotonic: () => performance.now(),
@@ -48,7 +44,9 @@ function pageLocale(): string {
 }
 
 /**
- * Opens the checkout for one order (or payment link).
+ * Opens the checkout for one order (or payment link). While one is open, opening the same order
+ * again returns it (and calls this call's `onClose` when it closes); another order fails at once
+ * with `already_open`, the open checkout left as it was. Never two dialogs.
  * @example const { result } = open({ endpoint: '/api/checkout', order: 'order_1042' }); const outcome = await result;
  */
 export function open(options: OpenOptions): CheckoutHandle {
@@ -90,7 +88,7 @@ function openCheckout(
     );
   }
   const existing = openCheckouts.get(document);
-  if (existing) return existing;
+  if (existing) return openAgain(existing, checked);
 
   const locale = checked.locale ?? pageLocale();
   const previouslyFocused = document.activeElement as HTMLElement | null;
@@ -161,7 +159,7 @@ function openCheckout(
     openCheckouts.delete(document);
     if (final.status === 'pending') checked.onPending?.(final.payment);
     if (final.status === 'failed' && final !== reported) checked.onFailure?.(final.error);
-    checked.onClose?.(final);
+    for (const onClose of closers) onClose(final);
     settle(final);
     returnFocus(previouslyFocused);
   }
@@ -170,7 +168,8 @@ function openCheckout(
     close: () => finish(model.resultIfClosed()),
     result,
   };
-  openCheckouts.set(document, handle);
+  const closers = checked.onClose ? [checked.onClose] : [];
+  openCheckouts.set(document, { handle, options: checked, closers });
   document.body.append(host);
   // The session and (for French) the catalogue load side by side; the dialog opens with both.
   void model.start();

@@ -14,6 +14,7 @@ import type { CheckoutFailure, CheckoutResult } from '../flow/checkout-step';
 import { COMPANION_PATHS, RETURN_PARAM } from '../protocol/contract';
 import { COMPANION_TIMEOUT_MS, companionBase, companionRequest } from './companion-request';
 import type { CheckoutHandle } from './open';
+import { type OpenCheckout, openAgain } from './open-again';
 import { checkOptions, type OpenOptions } from './options';
 
 /** What the checkout module gives the loader. */
@@ -36,8 +37,8 @@ export interface Loader {
 export function createLoader(checkoutUrl: string, version: string): Loader {
   let loading: Promise<CheckoutModule> | undefined;
   let checkout: CheckoutModule | undefined;
-  // Opened before the checkout arrived: opening again returns it, as the checkout's open does.
-  let waiting: CheckoutHandle | undefined;
+  // Opened before the checkout arrived: opening again is answered as the checkout's open would.
+  let waiting: OpenCheckout | undefined;
 
   function load(): Promise<CheckoutModule> {
     if (!loading) {
@@ -57,7 +58,7 @@ export function createLoader(checkoutUrl: string, version: string): Loader {
   function open(options: OpenOptions): CheckoutHandle {
     if (checkout) return checkout.open(options);
     const checked = checkOptions(options);
-    if (waiting) return waiting;
+    if (waiting) return openAgain(waiting, checked);
     const target =
       checked.order !== undefined ? { order: checked.order } : { link: checked.link as string };
     // The request the checkout's first startSession would send (companion-http.ts reads it).
@@ -74,10 +75,14 @@ export function createLoader(checkoutUrl: string, version: string): Loader {
     });
     let opened: CheckoutHandle | undefined;
     let ended = false;
+    const closers = checked.onClose ? [checked.onClose] : [];
+    const onClose = (final: CheckoutResult) => {
+      for (const closer of closers) closer(final);
+    };
     function end(final: CheckoutResult): void {
       ended = true;
       waiting = undefined;
-      checked.onClose?.(final);
+      onClose(final);
       settle(final);
     }
     const handle: CheckoutHandle = {
@@ -87,12 +92,13 @@ export function createLoader(checkoutUrl: string, version: string): Loader {
       },
       result,
     };
-    waiting = handle;
+    waiting = { handle, options: checked, closers };
     load().then(
       (module) => {
         if (ended) return;
         waiting = undefined;
-        opened = module.openStarted(checked, session);
+        // Every caller's onClose, those who asked while it loaded among them.
+        opened = module.openStarted({ ...checked, onClose }, session);
         opened.result.then(settle);
       },
       (error: unknown) => {

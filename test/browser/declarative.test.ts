@@ -34,8 +34,14 @@ beforeEach(() => {
 afterEach(() => {
   unbind?.();
   unbind = undefined;
-  // The open checkout, if any, is the one open() hands back; closing it empties the page.
-  if (document.querySelector('paydrop-checkout')) open({ endpoint: '/api', order: 'x' }).close();
+  // The open checkout, if any, is the one open() hands back for its own target (another target
+  // is refused with already_open, closing nothing); closing it empties the page.
+  for (const target of [
+    { order: 'x', endpoint: '/api' },
+    { link: 'spring-sale', endpoint: '/api/checkout' },
+  ]) {
+    if (document.querySelector('paydrop-checkout')) open(target).close();
+  }
   document.body.replaceChildren();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 // open(): the imperative shell. One host element with a shadow root holding the dialog; a second
-// open() returns the same checkout; close() undoes everything; bad options change nothing.
+// open() returns the same checkout, or fails with already_open for another order; close() undoes
+// everything; bad options change nothing.
 // The companion is reached through a stubbed global fetch (and a fake EventSource for pushes).
 
 import { screen, waitFor, within } from '@testing-library/preact';
@@ -134,14 +135,68 @@ describe('open()', () => {
     expect(within(dialog).getByText('Setting up your payment…')).toBeTruthy();
   });
 
-  it('opened twice returns the same checkout, still one host', async () => {
-    const first = openCheckout();
-    const second = openCheckout({ order: 'order_2000' });
-    expect(second).toBe(first);
+  it('opened again for the same order returns the open checkout; each caller hears it close', async () => {
+    const first = { onClose: vi.fn(), onFailure: vi.fn() };
+    const again = { onClose: vi.fn(), onFailure: vi.fn(), onPending: vi.fn() };
+    const handle = openCheckout(first);
+    // The same companion written another way is the same checkout.
+    const second = openCheckout({ ...again, endpoint: `${location.origin}/api/checkout/` });
+    expect(second).toBe(handle);
+    // The same callbacks again (a double click) are heard once.
+    expect(openCheckout(first)).toBe(handle);
     expect(hosts()).toHaveLength(1);
     await shadowDialog();
     expect(fetchCalls).toEqual([`${location.origin}/api/checkout/session`]);
+
+    handle.close();
+    await expect(second.result).resolves.toEqual({ status: 'cancelled' });
+    // Both callers learn the dialog is gone (a component's isOpen follows); it closed once.
+    expect(first.onClose).toHaveBeenCalledTimes(1);
+    expect(again.onClose).toHaveBeenCalledTimes(1);
+    expect(again.onClose).toHaveBeenCalledWith({ status: 'cancelled' });
+    expect(hosts()).toHaveLength(0);
   });
+
+  it.each<[string, string, OpenOptions]>([
+    ['another order', 'order_2000', { endpoint: '/api/checkout', order: 'order_2000' }],
+    ['a payment link', 'lnk_spring', { endpoint: '/api/checkout', link: 'lnk_spring' }],
+    [
+      'another companion',
+      'order_1042',
+      { endpoint: 'https://pay.elsewhere.example/api/checkout', order: 'order_1042' },
+    ],
+  ])(
+    'opened for %s while one is open fails with already_open, the open one untouched',
+    async (_, target, other) => {
+      const first = { onClose: vi.fn(), onFailure: vi.fn() };
+      const handle = openCheckout(first);
+      await shadowDialog();
+      const onFailure = vi.fn();
+      const onClose = vi.fn();
+      const refused = open({ ...other, onFailure, onClose });
+
+      expect(refused).not.toBe(handle);
+      const error = {
+        code: 'already_open',
+        message: `Paydrop.open: a checkout for order_1042 is open; close it before opening ${target}.`,
+      };
+      await expect(refused.result).resolves.toEqual({ status: 'failed', error, payment: null });
+      expect(onFailure).toHaveBeenCalledWith(error);
+      expect(onClose).toHaveBeenCalledWith({ status: 'failed', error, payment: null });
+      // Never a second dialog, nor a request for the other order; closing the refusal does nothing.
+      refused.close();
+      expect(hosts()).toHaveLength(1);
+      expect(await shadowDialog()).toBeInstanceOf(HTMLElement);
+      expect(fetchCalls).toEqual([`${location.origin}/api/checkout/session`]);
+      expect(first.onFailure).not.toHaveBeenCalled();
+      expect(first.onClose).not.toHaveBeenCalled();
+
+      // Once the first is closed, the other order opens.
+      handle.close();
+      handles.push(open(other));
+      expect(hosts()).toHaveLength(1);
+    },
+  );
 
   it('close() removes the host, resolves cancelled, calls onClose, and gives focus back', async () => {
     const payButton = document.createElement('button');

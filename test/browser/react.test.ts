@@ -214,3 +214,44 @@ it('usePaydrop: open(overrides), isOpen, close()', async () => {
   );
   expect(container.textContent).toBe('Not paying');
 });
+
+it('usePaydrop: isOpen follows a checkout another component opened, and an already_open refusal', async () => {
+  const refusals = vi.fn();
+  const hooks: Record<string, Paydrop> = {};
+  function Pay({ name, order }: { name: string; order: string }): ReactElement {
+    const current = usePaydrop({ endpoint: '/api/checkout', order, onFailure: refusals });
+    useLayoutEffect(() => {
+      hooks[name] = current;
+    });
+    return createElement('p', null, `${name}: ${current.isOpen ? 'open' : 'closed'}`);
+  }
+  render(
+    createElement(
+      'div',
+      null,
+      createElement(Pay, { name: 'header', order: 'order_1042' }),
+      createElement(Pay, { name: 'footer', order: 'order_1042' }),
+      createElement(Pay, { name: 'other', order: 'order_2000' }),
+    ),
+  );
+  act(() => hooks.header?.open());
+  await dialog();
+  // The same order from another component: the open checkout, one dialog.
+  act(() => hooks.footer?.open());
+  expect(hosts()).toHaveLength(1);
+  expect(container.textContent).toBe('header: openfooter: openother: closed');
+
+  // Another order is refused at once (after open() returned) and that component stays closed.
+  await act(async () => hooks.other?.open());
+  expect(refusals).toHaveBeenCalledWith(expect.objectContaining({ code: 'already_open' }));
+  expect(container.textContent).toBe('header: openfooter: openother: closed');
+  expect(hosts()).toHaveLength(1);
+
+  // Closed by the component that opened it: every component that asked sees it closed.
+  act(() => hooks.header?.close());
+  expect(hosts()).toEqual([]);
+  expect(container.textContent).toBe('header: closedfooter: closedother: closed');
+  act(() => hooks.footer?.open());
+  expect(hosts()).toHaveLength(1);
+  expect(container.textContent).toBe('header: closedfooter: openother: closed');
+});

@@ -2,8 +2,9 @@
  * The script tag is a loader (issue 25): a page that loads it fetches nothing else until a
  * customer shows intent (a pointer over or focus on a pay button) or the browser is idle after
  * the load; a click with nothing fetched yet sends the session request at once, beside the
- * checkout's download; `Paydrop.open` called before the checkout arrived is honoured, and a bad
- * option still throws its own error at once. Run `npm run build:widget` first.
+ * checkout's download; `Paydrop.open` called before the checkout arrived is honoured, a second
+ * call never opens a second dialog (another order fails with already_open), and a bad option
+ * still throws its own error at once. Run `npm run build:widget` first.
  */
 import type { BrowserContext, Page, Request } from 'playwright';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -178,6 +179,57 @@ describe('Paydrop.open before the checkout is here', () => {
     await expect
       .poll(() => page.evaluate('window.__events'))
       .toEqual(['close:pending', 'result:pending']);
+    expect(await page.locator('paydrop-checkout').count()).toBe(0);
+    expect(sessions()).toHaveLength(1);
+  });
+
+  it('a second Paydrop.open never opens a second dialog, before and after the checkout arrived', async () => {
+    const release = await holdCheckout();
+    await page.goto(`${shop.url}/`);
+    await page.evaluate(`(() => {
+      window.__events = [];
+      const log = (name) => ({
+        onFailure: (error) => window.__events.push(name + ':failure:' + error.code),
+        onClose: (result) => window.__events.push(name + ':close:' + result.status),
+      });
+      const tote = { endpoint: '/api/checkout', order: 'tote-ngn' };
+      window.__first = Paydrop.open({ ...tote, ...log('first') });
+      // While the checkout's code loads: the same order is the same checkout, another is refused.
+      window.__same = Paydrop.open({ ...tote, ...log('same') }) === window.__first;
+      Paydrop.open({ endpoint: '/api/checkout', order: 'mug-gbp', ...log('loading') });
+    })()`);
+    expect(await page.evaluate('window.__same')).toBe(true);
+    await expect
+      .poll(() => page.evaluate('window.__events'))
+      .toEqual(['loading:failure:already_open', 'loading:close:failed']);
+    release();
+    await transferHeading().waitFor();
+
+    // Open now, by the checkout's own open(): another order is refused the same way.
+    const refused = await page.evaluate(`Paydrop.open({
+      endpoint: '/api/checkout',
+      order: 'mug-gbp',
+      onFailure: (error) => window.__events.push('open:failure:' + error.code),
+    }).result.then((result) => [result.status, result.error.code, result.error.message])`);
+    expect(refused).toEqual([
+      'failed',
+      'already_open',
+      'Paydrop.open: a checkout for tote-ngn is open; close it before opening mug-gbp.',
+    ]);
+    expect(await page.locator('paydrop-checkout').count()).toBe(1);
+    await transferHeading().waitFor();
+
+    // Closed, both callers of the same order hear it, once each.
+    await page.evaluate('window.__first.close()');
+    await expect
+      .poll(() => page.evaluate('window.__events'))
+      .toEqual([
+        'loading:failure:already_open',
+        'loading:close:failed',
+        'open:failure:already_open',
+        'first:close:pending',
+        'same:close:pending',
+      ]);
     expect(await page.locator('paydrop-checkout').count()).toBe(0);
     expect(sessions()).toHaveLength(1);
   });

@@ -42,6 +42,7 @@ beforeAll(() => {
     .replaceAll("'../../src/server/node'", "'paydrop/server/node'")
     .replaceAll("'../../src/server'", "'paydrop/server'")
     .replaceAll("'../../src/index'", "'paydrop'")
+    .replaceAll("'../../src/embed'", "'paydrop/paydrop.js'")
     .replaceAll("'../../src/react'", "'paydrop/react'");
   expect(source).not.toContain('/src/');
   writeFileSync(join(folder, 'public-api.ts'), source);

@@ -6,7 +6,15 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { createElement } from 'react';
-import { type CheckoutFailure, open, type PaymentSummary } from '../../src/index';
+// The script tag's typings: window.Paydrop, declared by paydrop/paydrop.js.
+import type {} from '../../src/embed';
+import {
+  type CheckoutFailure,
+  type CheckoutFailureCode,
+  type CheckoutResult,
+  open,
+  type PaymentSummary,
+} from '../../src/index';
 import { PayButton, type PayButtonProps, usePaydrop } from '../../src/react';
 import {
   type CheckoutHandler,
@@ -101,6 +109,79 @@ open({ endpoint: '/api/checkout', order: 'order-42' });
 // @ts-expect-error the order is the merchant's id, not an amount the browser could change
 open({ endpoint: '/api/checkout', order: 2500 });
 
+// A merchant's exhaustive switch on the failure's code compiles, and a code paydrop never sends is
+// a type error: CheckoutFailureCode is exactly the codes the widget sends (issue 24), not string.
+function describeFailure(error: CheckoutFailure): string {
+  switch (error.code) {
+    case 'payment_failed':
+    case 'card_declined':
+    case 'verification_failed':
+    case 'challenge_timeout':
+    case 'bank_declined':
+    case 'transfer_short':
+      return 'The payment failed';
+    case 'expired':
+      return 'The account expired';
+    case 'already_open':
+      return 'A checkout is already open';
+    case 'no_channels':
+    case 'already_paid':
+    case 'payment_pending':
+    case 'order_not_found':
+    case 'unauthorized':
+    case 'rate_limited':
+    case 'invalid':
+    case 'conflict':
+    case 'timeout':
+    case 'unavailable':
+    case 'network':
+    case 'bad_response':
+    case 'internal':
+      return 'The checkout could not go on';
+    default: {
+      // Every code is handled above: nothing is left for `never`.
+      const unhandled: never = error.code;
+      return unhandled;
+    }
+  }
+}
+open({
+  endpoint: '/api/checkout',
+  order: 'order-42',
+  onFailure: (error) => {
+    void describeFailure(error);
+    switch (error.code) {
+      case 'card_declined':
+        break;
+      // @ts-expect-error paydrop never sends card_stolen: not a CheckoutFailureCode
+      case 'card_stolen':
+        break;
+      // @ts-expect-error nor insufficient_funds: the browser hears card_declined (issue 20)
+      case 'insufficient_funds':
+        break;
+    }
+  },
+});
+void open({ endpoint: '/api/checkout', order: 'order-42' }).result.then(
+  (result: CheckoutResult) => {
+    // @ts-expect-error the result's failure has the same codes
+    if (result.status === 'failed' && result.error.code === 'card_stolen') return;
+  },
+);
+// The script tag's window.Paydrop takes the same options and reports the same codes.
+window.Paydrop?.open({
+  endpoint: '/api/checkout',
+  order: 'order-42',
+  onFailure: (error) => {
+    // @ts-expect-error the script tag's onFailure has open()'s codes
+    if (error.code === 'card_stolen') return;
+    void describeFailure(error);
+  },
+});
+// @ts-expect-error a code is one of the union, not any string
+const anyCode: CheckoutFailureCode = 'card_stolen';
+void anyCode;
+
 // paydrop/react: PayButton takes open()'s options, typed as open() types them, and a button's.
 const payButton: PayButtonProps = {
   endpoint: '/api/checkout',
@@ -134,7 +215,19 @@ createElement(PayButton, {
   onFailure: (error) => error.code === 'card_stolen',
 });
 export function Checkout(): void {
-  const paydrop = usePaydrop({ endpoint: '/api/checkout', order: 'order-42' });
+  const paydrop = usePaydrop({
+    endpoint: '/api/checkout',
+    order: 'order-42',
+    onFailure: (error) => {
+      // @ts-expect-error usePaydrop's onFailure has open()'s codes
+      if (error.code === 'card_stolen') return;
+      void describeFailure(error);
+    },
+    onClose: (result) => {
+      // @ts-expect-error and so does onClose's result
+      if (result.status === 'failed' && result.error.code === 'card_stolen') return;
+    },
+  });
   paydrop.open({ locale: 'fr' });
   const isOpen: boolean = paydrop.isOpen;
   void isOpen;

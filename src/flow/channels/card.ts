@@ -3,7 +3,7 @@
  * and tells the model what became of it.
  */
 import { isPaying } from '../checkout-step';
-import type { PaymentFailureReason, PaymentStatus, PaymentView } from '../companion';
+import type { BrowserFailureReason, PaymentStatus, PaymentView } from '../companion';
 import type { PayingCore } from './paying-core';
 
 export function createCardActions(core: PayingCore) {
@@ -21,7 +21,7 @@ export function createCardActions(core: PayingCore) {
       payment: PaymentView,
       token: string,
       status: PaymentStatus,
-      reason?: PaymentFailureReason,
+      reason?: BrowserFailureReason,
     ): void {
       if (!isPaying(core.step.peek(), 'Card')) return;
       if (status === 'FAILED' && reason && reason !== 'expired') {

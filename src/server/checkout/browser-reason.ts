@@ -4,21 +4,21 @@
  * free oracle. The browser hears `card_declined`, and the customer that their bank can tell them
  * why; the merchant's `onPaymentOutcome` still gets the precise reason.
  */
-import type { PaymentFailureReason } from '../../protocol/contract';
+import {
+  type BrowserFailureReason,
+  isBrowserFailureReason,
+  type PaymentFailureReason,
+  type StatusWire,
+} from '../../protocol/contract';
 import type { FailureDetails } from './payment-records';
 
-/** Reasons that reveal a valid card, told to the browser as a plain decline. */
-const REVEALING: ReadonlySet<PaymentFailureReason> = new Set([
-  'insufficient_funds',
-  'card_expired',
-]);
-
-export function browserReason(reason: PaymentFailureReason): PaymentFailureReason {
-  return REVEALING.has(reason) ? 'card_declined' : reason;
+/** A reason that reveals a valid card (CARD_REVEALING_REASONS) is told as a plain decline. */
+export function browserReason(reason: PaymentFailureReason): BrowserFailureReason {
+  return isBrowserFailureReason(reason) ? reason : 'card_declined';
 }
 
 /** A failure's details as the browser may see them; no `reason` key when there is none. */
-export function forBrowser(failure: FailureDetails): FailureDetails {
+export function forBrowser(failure: FailureDetails): Pick<StatusWire, 'reason' | 'paid'> {
   if (!failure.reason) return failure.paid ? { paid: failure.paid } : {};
   return { ...failure, reason: browserReason(failure.reason) };
 }

@@ -5,7 +5,11 @@
  * the provider-confirmed status and the outcome reported to the merchant.
  */
 import type { Channel, Money, PaymentStatus } from '../../protocol';
-import type { PaymentViewWire, StatusWire, VirtualAccountWire } from '../../protocol/contract';
+import type {
+  PaymentFailureReason,
+  PaymentViewWire,
+  VirtualAccountWire,
+} from '../../protocol/contract';
 import type { CheckoutStore } from '../store';
 
 export const DAY_MS = 24 * 3600 * 1000;
@@ -32,8 +36,14 @@ export interface PaymentRecord {
 
 export type FinalStatus = 'SUCCESSFUL' | 'FAILED';
 
-/** Why a payment failed, as `/status` and the event stream carry it. */
-export type FailureDetails = Pick<StatusWire, 'reason' | 'paid'>;
+/**
+ * Why a payment failed, whole, as the merchant's outcome carries it; the browser's `/status` and
+ * event stream get it through forBrowser (browser-reason.ts), which hides the revealing reasons.
+ */
+export interface FailureDetails {
+  readonly reason?: PaymentFailureReason;
+  readonly paid?: Money;
+}
 
 /** A finalize the provider refused outright (4xx): nothing was charged by it. */
 export type FinalizeAnswer = PaymentStatus | 'REFUSED';

@@ -72,10 +72,9 @@ export function failureWords(
   // payment_failed: the provider gave no reason we know.
   if (payment.channel !== 'Card') return { title: texts.failedTitle, text: texts.failedText };
   if (code === 'challenge_timeout') return { title: texts.failedTitle, text: texts.timeoutText };
-  const titles: Partial<Record<string, string>> = {
+  // The causes a browser hears: insufficient funds and an expired card come as card_declined.
+  const titles: Partial<Record<typeof code, string>> = {
     card_declined: texts.cardDeclinedTitle,
-    insufficient_funds: texts.insufficientFundsTitle,
-    card_expired: texts.cardExpiredTitle,
     verification_failed: texts.verificationFailedTitle,
   };
   // A decline: the companion tells the browser no more (issue 20), the bank tells the customer.

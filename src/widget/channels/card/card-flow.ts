@@ -8,9 +8,9 @@
 import { type ReadonlySignal, signal } from '@preact/signals';
 import type { Clock } from '../../../flow/clock';
 import type {
+  BrowserFailureReason,
   CardCalls,
   CompanionFailure,
-  PaymentFailureReason,
   PaymentStatus,
   PaymentView,
 } from '../../../flow/companion';
@@ -54,7 +54,7 @@ export interface CardFlowHost {
     payment: PaymentView,
     token: string,
     status: PaymentStatus,
-    reason?: PaymentFailureReason,
+    reason?: BrowserFailureReason,
   ): void;
   /** The challenge was abandoned for CHALLENGE_TIMEOUT_MS. */
   timedOut(payment: PaymentView): void;
