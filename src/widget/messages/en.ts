@@ -1,3 +1,4 @@
+import { channelNamesEn } from '../channels/names';
 /** Every text the customer sees, in English. `{name}` marks a value filled in at run time. */
 export const en = {
   /** The language of these texts, set as the dialog's `lang` so screen readers speak it rightly. */
@@ -6,12 +7,7 @@ export const en = {
   close: 'Close',
   loading: 'Loading…',
   chooseMethod: 'How would you like to pay?',
-  channelPayByTransfer: 'Bank transfer',
-  channelPayByAccount: 'Pay from your bank',
-  channelCard: 'Card',
-  channelPayByTransferText: 'To a one-time account, from your banking app.',
-  channelPayByAccountText: 'Approve it in your banking app.',
-  channelCardText: 'Debit or credit card.',
+  ...channelNamesEn,
   starting: 'Setting up your payment…',
   transferTitle: 'Transfer to this account',
   transferIntro: 'Send exactly this amount from your banking app.',

@@ -1,3 +1,4 @@
+import { channelNamesFr } from '../channels/names';
 import type { Messages } from './en';
 
 /**
@@ -10,12 +11,7 @@ export const fr: Messages = {
   close: 'Fermer',
   loading: 'Préparation de votre paiement…',
   chooseMethod: 'Comment souhaitez-vous payer\u202f?',
-  channelPayByTransfer: 'Virement bancaire',
-  channelPayByAccount: 'Payer depuis votre banque',
-  channelCard: 'Carte',
-  channelPayByTransferText: 'Vers un compte à usage unique, depuis votre application bancaire.',
-  channelPayByAccountText: 'Validez le paiement dans votre application bancaire.',
-  channelCardText: 'Carte de débit ou de crédit.',
+  ...channelNamesFr,
   starting: 'Préparation de votre paiement…',
   transferTitle: 'Virez sur ce compte',
   transferIntro:
