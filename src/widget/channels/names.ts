@@ -6,15 +6,11 @@
  * CHANNELS missing here is a compile error in the picker (ui/ChannelPicker.tsx reads
  * `channel${name}` and `channel${name}Text` from the catalogue).
  */
-import type { Channel } from '../../protocol/types';
 import { bankNamesEn, bankNamesFr } from './bank/names';
 import { cardNamesEn, cardNamesFr } from './card/names';
 import { transferNamesEn, transferNamesFr } from './transfer/names';
 
-/** A channel's entries in a catalogue: its name, and what it is. */
-export type ChannelNames<C extends Channel> = Readonly<
-  Record<`channel${C}` | `channel${C}Text`, string>
->;
+export type { ChannelNames } from './channel-names';
 
 export const channelNamesEn = {
   ...transferNamesEn,

@@ -1,4 +1,4 @@
-import type { ChannelNames } from '../names';
+import type { ChannelNames } from '../channel-names';
 
 /** Card in the channel list, in English: its name and what it is. */
 export const cardNamesEn = {
