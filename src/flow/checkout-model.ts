@@ -240,8 +240,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     watch.start();
     if (first.kind === 'paying' && rulesOf(first.channel).deadline(first) !== null) {
       countdown.start();
-    }
-    else if (bankPhase === 'processing' || checking) void watch.check();
+    } else if (bankPhase === 'processing' || checking) void watch.check();
   }
 
   /**

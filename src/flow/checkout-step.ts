@@ -3,18 +3,18 @@
  * learns when the checkout ends.
  */
 import type { Channel, Money } from '../protocol';
-import type {
-  ChannelChoice,
-  CompanionFailureCode,
-  PaymentFailureReason,
-  PaymentView,
-} from './companion';
 import {
   type PayingPhases,
   type PaymentsWhilePaying,
   WATCHED_WHILE_PAYING,
   type WatchedChannel,
 } from './channels/phases';
+import type {
+  ChannelChoice,
+  CompanionFailureCode,
+  PaymentFailureReason,
+  PaymentView,
+} from './companion';
 
 /** What the merchant's page learns when the checkout ends. */
 export type CheckoutResult =
@@ -112,13 +112,13 @@ export type CheckoutStep =
     };
 
 /** A step whose payment's outcome is awaited, pushed or polled. */
-export type LiveStep =
-  | PayingStep<WatchedChannel>
-  | Extract<CheckoutStep, { kind: 'processing' }>;
+export type LiveStep = PayingStep<WatchedChannel> | Extract<CheckoutStep, { kind: 'processing' }>;
 
 /** True where a payment is under way and the model watches for its outcome. */
 export function isLive(step: CheckoutStep): step is LiveStep {
-  return step.kind === 'processing' || (step.kind === 'paying' && WATCHED_WHILE_PAYING[step.channel]);
+  return (
+    step.kind === 'processing' || (step.kind === 'paying' && WATCHED_WHILE_PAYING[step.channel])
+  );
 }
 
 /** True at the paying step of this channel. */

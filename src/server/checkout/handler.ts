@@ -28,6 +28,7 @@ import {
   cardPreflight,
   checkCardOrigin,
 } from './card-frame';
+import { CARD } from './channels';
 import { createHostedCard } from './hosted-card';
 import {
   type CheckoutHandlerOptions,
@@ -526,7 +527,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
           return json(
             await payments.initiate(
               claims,
-              { channel: 'Card', card, customer },
+              { channel: CARD, card, customer },
               publicUrl,
               () => false,
               client,
