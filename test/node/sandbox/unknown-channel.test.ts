@@ -15,13 +15,13 @@ describe('a channel the sandbox does not know', () => {
   it('is refused by initiate with a 400 ValidationException naming it and the channels taken', async () => {
     const answer = await call(sandbox, 'POST', '/api/payment/pay/initiate', {
       ...cardInitiation('4242424242424242'),
-      channel: 'PayByUssd',
+      channel: 'PayByPigeon',
     });
     expect(answer.status, answer.text).toBe(400);
     expect(answer.body.type).toBe('ValidationException');
     expect(answer.body.isSuccess).toBe(false);
     expect(answer.body.failures).toEqual([
-      'channel must be PayByTransfer, PayByAccount or Card (got "PayByUssd").',
+      'channel must be PayByTransfer, PayByAccount or Card (got "PayByPigeon").',
     ]);
     expect(await listPayments(sandbox)).toEqual([]);
   });
@@ -29,18 +29,18 @@ describe('a channel the sandbox does not know', () => {
   it('is refused by validate, by its place in the filter', async () => {
     const answer = await call(sandbox, 'POST', '/api/payment/pay/validate', {
       amount: { currencyCode: 'NGN', amount: 2500 },
-      channels: ['Card', 'PayByUssd'],
+      channels: ['Card', 'PayByPigeon'],
     });
     expect(answer.status, answer.text).toBe(400);
     expect(answer.body.failures).toEqual([
-      'channels.1 "PayByUssd" is not a channel (PayByTransfer, PayByAccount, Card).',
+      'channels.1 "PayByPigeon" is not a channel (PayByTransfer, PayByAccount, Card).',
     ]);
   });
 
   it('is refused by the registry itself with a 400, never looked up as another', () => {
     const refusal = (() => {
       try {
-        sandboxChannel('PayByUssd');
+        sandboxChannel('PayByPigeon');
       } catch (error) {
         return error;
       }
@@ -48,7 +48,7 @@ describe('a channel the sandbox does not know', () => {
     expect(refusal).toBeInstanceOf(SandboxRefusal);
     expect((refusal as SandboxRefusal).status).toBe(400);
     expect((refusal as SandboxRefusal).message).toBe(
-      'channel "PayByUssd" is not a channel this provider offers (PayByTransfer, PayByAccount, Card).',
+      'channel "PayByPigeon" is not a channel this provider offers (PayByTransfer, PayByAccount, Card).',
     );
     // Nor is an inherited name a channel.
     expect(() => sandboxChannel('toString')).toThrow(SandboxRefusal);
