@@ -24,11 +24,6 @@ export const bank: SandboxChannel = {
   }),
 };
 
-/** True for a payment the bank's page is for. */
-export function isBankPayment(record: PaymentRecord | undefined): record is PaymentRecord {
-  return record?.channel === 'PayByAccount';
-}
-
 /** The customer approves or declines at the bank. */
 export function bankDecided(
   record: PaymentRecord,

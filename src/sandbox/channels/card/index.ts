@@ -24,11 +24,6 @@ export const card: SandboxChannel = {
   }),
 };
 
-/** True for a card payment. */
-export function isCardPayment(record: PaymentRecord | undefined): record is PaymentRecord {
-  return record?.channel === 'Card';
-}
-
 /** The cardholder submits the one-time code on the challenge page. */
 export function challengeCompleted(
   record: PaymentRecord,
