@@ -15,6 +15,7 @@ import {
   type PayingCore,
   panelStartStep,
   returnsToPage,
+  rulesOf,
 } from './channels';
 import {
   type BankPhase,
@@ -22,7 +23,6 @@ import {
   type CheckoutStep,
   type FailureCode,
   isLive,
-  isPaying,
   summary,
 } from './checkout-step';
 import type { Clock } from './clock';
@@ -55,12 +55,11 @@ export type {
 export { pollDelayMs } from './payment-watch';
 
 /**
- * What a failure without a stated reason can only mean, by channel: a bank payment fails at the
- * bank. A transfer that failed without a reason (the provider said nothing we know) says no more
- * than that it failed; its expiry and a short arrival come with their reasons; a card neither.
+ * What a failure without a stated reason can only mean, by channel (a bank payment fails at the
+ * bank): its rules say (flow/channels).
  */
 function impliedCause(payment: PaymentView): FailureCode {
-  return payment.channel === 'PayByAccount' ? 'bank_declined' : 'payment_failed';
+  return rulesOf(payment.channel).unexplainedFailure;
 }
 
 export interface CheckoutModelOptions {
@@ -117,9 +116,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
 
   const expiresAt = computed(() => {
     const current = step.value;
-    return isPaying(current, 'PayByTransfer') && current.payment.virtualAccount
-      ? current.payment.virtualAccount.expiresAt
-      : null;
+    return current.kind === 'paying' ? rulesOf(current.channel).deadline(current) : null;
   });
   const countdown = createCountdown({
     clock,
@@ -223,7 +220,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     watch.renew();
     countdown.anchor(payment.serverTime);
     const live = liveStepFor(payment, bankPhase);
-    if (payment.channel === 'PayByTransfer' && payment.status === 'PENDING') {
+    if (rulesOf(payment.channel).staysOpen && payment.status === 'PENDING') {
       liveTransfer = { payment, token };
       const number = payment.virtualAccount?.accountNumber ?? null;
       replacedAccount.value =
@@ -241,8 +238,9 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
     // Push first, polling as the fallback, until the outcome.
     stopWatching();
     watch.start();
-    if (isPaying(first, 'PayByTransfer')) countdown.start();
-    else if (bankPhase === 'processing' || checking) void watch.check();
+    if (first.kind === 'paying' && rulesOf(first.channel).deadline(first) !== null) {
+      countdown.start();
+    } else if (bankPhase === 'processing' || checking) void watch.check();
   }
 
   /**
@@ -317,7 +315,8 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
         return;
       }
       if (
-        answer.payment?.channel === 'PayByTransfer' &&
+        answer.payment &&
+        rulesOf(answer.payment.channel).staysOpen &&
         answer.payment.status === 'PENDING' &&
         channels.length > 1
       ) {
@@ -373,7 +372,7 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
       return (
         isLive(current) ||
         current.kind === 'starting' ||
-        (isPaying(current, 'Card') && current.payment !== null)
+        (current.kind === 'paying' && rulesOf(current.channel).underWay(current))
       );
     }),
 
@@ -406,14 +405,15 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
 
     /** A step of the card chunk failed before anything could be charged (or it did not load). */
     fail(error: unknown): void {
-      if (isPaying(step.peek(), 'Card')) core.fail(error);
+      const current = step.peek();
+      if (current.kind === 'paying' && rulesOf(current.channel).panelStart) core.fail(error);
     },
 
     /** The open transfer, offered beside the channels: back to its account. */
     continueTransfer(): void {
       const open = transferStillOpen();
       if (step.peek().kind !== 'choosing' || !open || !liveTransfer) return;
-      lastChannel = 'PayByTransfer';
+      lastChannel = open.channel;
       showPayment(open, liveTransfer.token);
       // The money may have arrived while the customer looked elsewhere.
       void watch.check();
@@ -434,22 +434,16 @@ export function createCheckoutModel(options: CheckoutModelOptions) {
         void start();
         return;
       }
-      if (isPaying(current, 'PayByTransfer') && current.phase === 'awaiting') {
-        stopWatching();
-        watch.renew();
-        go({ kind: 'choosing', channels, resume: transferStillOpen() });
-        return;
-      }
-      if (
-        // Not while the bank's window is up or the bank is settling: that payment may go through.
-        (isPaying(current, 'PayByAccount') &&
-          (current.phase === 'ready' || current.phase === 'closed')) ||
-        (isPaying(current, 'Card') && !current.payment)
-      ) {
-        stopWatching();
-        watch.renew();
-        go({ kind: 'choosing', channels });
-      }
+      // Not while the bank's window is up or the bank is settling: that payment may go through.
+      const leaving = current.kind === 'paying' ? rulesOf(current.channel).leaving(current) : null;
+      if (leaving === null) return;
+      stopWatching();
+      watch.renew();
+      go({
+        kind: 'choosing',
+        channels,
+        ...(leaving === 'keep-open' ? { resume: transferStillOpen() } : {}),
+      });
     },
 
     retry(): void {

@@ -3,6 +3,12 @@
  * learns when the checkout ends.
  */
 import type { Channel, Money } from '../protocol';
+import {
+  type PayingPhases,
+  type PaymentsWhilePaying,
+  WATCHED_WHILE_PAYING,
+  type WatchedChannel,
+} from './channels/phases';
 import type {
   BrowserFailureReason,
   ChannelChoice,
@@ -71,28 +77,7 @@ export interface CardDraft {
   readonly name: string;
 }
 
-/** PayByTransfer: the account is shown; after "I've sent the money", being confirmed. */
-export type TransferPhase = 'awaiting' | 'confirming';
-
-/**
- * PayByAccount: `ready` has the bank link but no bank window (the customer continues with a
- * click); `opened` while the bank's window is up; `closed` when it closed with nothing decided;
- * `processing` once the bank sent the customer back and the payment is being confirmed.
- */
-export type BankPhase = 'ready' | 'opened' | 'closed' | 'processing';
-
-/** Card: the form (no payment yet), then a payment initiated by the card chunk. */
-export type CardPhase = 'entry' | 'started';
-
-/** Each channel's phases while the customer pays by it. */
-export interface PayingPhases {
-  readonly PayByTransfer: TransferPhase;
-  readonly PayByAccount: BankPhase;
-  readonly Card: CardPhase;
-}
-
-/** The payment of a paying step: a card has none until the card is submitted. */
-type PaymentWhilePaying<C extends Channel> = C extends 'Card' ? PaymentView | null : PaymentView;
+export type { BankPhase, CardPhase, PayingPhases, TransferPhase } from './channels/phases';
 
 /** The one step of paying, parametrised by the channel, its phase and its payment. */
 export type PayingStep<C extends Channel = Channel> = {
@@ -100,7 +85,7 @@ export type PayingStep<C extends Channel = Channel> = {
     readonly kind: 'paying';
     readonly channel: K;
     readonly phase: PayingPhases[K];
-    readonly payment: PaymentWhilePaying<K>;
+    readonly payment: PaymentsWhilePaying[K];
   };
 }[C];
 
@@ -138,13 +123,13 @@ export type CheckoutStep =
     };
 
 /** A step whose payment's outcome is awaited, pushed or polled. */
-export type LiveStep =
-  | Exclude<PayingStep, { channel: 'Card' }>
-  | Extract<CheckoutStep, { kind: 'processing' }>;
+export type LiveStep = PayingStep<WatchedChannel> | Extract<CheckoutStep, { kind: 'processing' }>;
 
 /** True where a payment is under way and the model watches for its outcome. */
 export function isLive(step: CheckoutStep): step is LiveStep {
-  return step.kind === 'processing' || (step.kind === 'paying' && step.channel !== 'Card');
+  return (
+    step.kind === 'processing' || (step.kind === 'paying' && WATCHED_WHILE_PAYING[step.channel])
+  );
 }
 
 /** True at the paying step of this channel. */

@@ -58,7 +58,7 @@ export interface InitiateRequest {
   readonly channel: Channel;
   readonly customer?: CustomerDetails | undefined;
   readonly card?: CardDetails | undefined;
-  /** PayByAccount: the merchant page a full-page bank redirect comes back to. */
+  /** The merchant page a full-page redirect (to the bank) comes back to. */
   readonly returnTo?: string | undefined;
 }
 

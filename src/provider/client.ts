@@ -94,9 +94,9 @@ export interface InitiatePaymentInput {
   readonly amount: Money;
   readonly linkAlias?: string | undefined;
   readonly customer?: Customer | undefined;
-  /** PayByAccount: where the bank sends the customer after deciding. */
+  /** A bank payment: where the bank sends the customer after deciding. */
   readonly returnUrl?: string | undefined;
-  /** PayByAccount: false makes the bank page close itself instead of redirecting. */
+  /** A bank payment: false makes the bank page close itself instead of redirecting. */
   readonly redirect?: boolean | undefined;
   /** Card only. Never logged, never stored. */
   readonly card?: WireCard | undefined;

@@ -4,9 +4,10 @@
  * the same handler can be mounted inside another server (the demo's, at `/sandbox`).
  */
 import { type OperationName, PATHS, SECRET_KEY_HEADER } from '../protocol';
+import { bankDecision, bankPage } from './channels/bank/pages';
+import { cancelOnLink, challengeOnLink, linkPage, payOnLink } from './channels/card/link-pages';
+import { challengeResult } from './channels/card/pages';
 import type { OperationFault } from './faults';
-import { cancelOnLink, challengeOnLink, linkPage, payOnLink } from './link-pages';
-import { bankDecision, bankPage, challengeResult } from './pages';
 import { refusal } from './responses';
 import * as controls from './routes/controls';
 import { createPaymentLink } from './routes/links';

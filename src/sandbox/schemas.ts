@@ -3,8 +3,9 @@
  * silent (required fields, limits) come from the test data in docs/sandbox.md. Unknown fields are
  * refused, so an integration that misspells a field learns it here rather than in production.
  */
+
 import * as v from 'valibot';
-import { isKnownCurrency, MoneyError, passesLuhn, toMinor } from '../protocol';
+import { CHANNELS, isKnownCurrency, MoneyError, passesLuhn, toMinor } from '../protocol';
 import { MAX_PAYMENT_MAJOR } from './test-data';
 
 type Issue = v.BaseIssue<unknown>;
@@ -77,12 +78,17 @@ const Card = v.strictObject({
   holderName: RequiredText(100),
 });
 
+/** "A, B or C", as the provider lists what it takes. */
+function oneOf(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
 export const InitiationRequest = v.strictObject({
   amount: MajorAmount,
-  channel: v.picklist(['PayByTransfer', 'PayByAccount', 'Card'], (issue: Issue) =>
+  channel: v.picklist(CHANNELS, (issue: Issue) =>
     issue.received === 'undefined'
       ? 'is required'
-      : `must be PayByTransfer, PayByAccount or Card (got ${issue.received})`,
+      : `must be ${oneOf(CHANNELS)} (got ${issue.received})`,
   ),
   currency: CurrencyCode,
   link: v.optional(v.strictObject({ alias: RequiredText(64) })),

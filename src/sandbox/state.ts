@@ -3,102 +3,24 @@
  * their states that provider-api.md and DESIGN.md allow. Every refusal is a SandboxRefusal with
  * the HTTP status it becomes; the routes turn it into the provider's envelope.
  */
-import {
-  type Channel,
-  type PaymentStatus,
-  type PayoutStatus,
-  toMajor,
-  type WireWebhookEventName,
-} from '../protocol';
+import { type PayoutStatus, toMajor, type WireWebhookEventName } from '../protocol';
+import { type PaymentMoves, sandboxChannel } from './channels';
+import { bankDecided } from './channels/bank';
+import { authenticationChecked, cardFinalized, challengeCompleted } from './channels/card';
+import { transferArrived } from './channels/transfer';
 import type { SandboxClock } from './clock';
-import {
-  type CardBehaviour,
-  FAILING_ACCOUNT_NUMBER,
-  SETTLEMENT_DELAY_MS,
-  STARTING_WALLETS,
-  VIRTUAL_ACCOUNT_LIFETIME_MS,
-} from './test-data';
+import type { LinkRecord, PaymentRecord, PayoutRecord } from './records';
+import { SandboxRefusal } from './refusal';
+import { FAILING_ACCOUNT_NUMBER, SETTLEMENT_DELAY_MS, STARTING_WALLETS } from './test-data';
 
-/** A move the state machine does not allow, or a thing that does not exist. */
-export class SandboxRefusal extends Error {
-  override readonly name = 'SandboxRefusal' as const;
-  constructor(
-    readonly status: 400 | 404 | 409,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export interface VirtualAccountRecord {
-  readonly bank: string;
-  readonly accountNumber: string;
-  readonly accountName: string;
-  readonly note: string;
-  readonly expiresAt: number;
-}
-
-/** Where a payment is in its channel's journey; `status` is what the status operation says. */
-export type PaymentStage =
-  | 'awaiting-transfer'
-  | 'awaiting-bank'
-  | 'authorised'
-  | 'awaiting-authentication'
-  | 'ready-to-finalize'
-  | 'done';
-
-export interface PaymentRecord {
-  readonly reference: string;
-  readonly channel: Channel;
-  readonly currency: string;
-  readonly amountMinor: number;
-  readonly feesMinor: number;
-  readonly createdAt: number;
-  readonly linkAlias: string | null;
-  readonly customerEmail: string | null;
-  status: PaymentStatus;
-  stage: PaymentStage;
-  failureReason: string | null;
-  updatedAt: number;
-  virtualAccount: VirtualAccountRecord | null;
-  returnUrl: string | null;
-  redirect: boolean;
-  /** Card payments keep only what a receipt shows, never the number or the CVC. */
-  card: { readonly last4: string; readonly behaviour: CardBehaviour } | null;
-  challenge: 'not-needed' | 'required' | 'passed' | 'failed';
-  paidMinor: number | null;
-}
-
-export interface LinkRecord {
-  readonly id: string;
-  readonly alias: string;
-  readonly name: string;
-  readonly description: string;
-  readonly linkType: 'OneTime' | 'Reusable';
-  readonly amountType: 'static' | 'dynamic';
-  readonly currency: string;
-  readonly amountMinor: number | null;
-  readonly createdAt: number;
-  /** endpoint 1's `metaData.return-url`: where the hosted page sends the customer back. */
-  readonly returnUrl: string | null;
-  status: 'New' | 'Paid';
-}
-
-export interface PayoutRecord {
-  readonly reference: string;
-  readonly tenantReference: string;
-  /** The accepted request, canonical, to tell a true retry from a clash. */
-  readonly fingerprint: string;
-  readonly amountMinor: number;
-  readonly currency: string;
-  readonly beneficiaryAccountNumber: string;
-  readonly beneficiaryAccountName: string;
-  readonly narration: string;
-  readonly createdAt: number;
-  status: PayoutStatus;
-  failureReason: string | null;
-  updatedAt: number;
-}
+export type {
+  LinkRecord,
+  PaymentRecord,
+  PaymentStage,
+  PayoutRecord,
+  VirtualAccountRecord,
+} from './records';
+export { SandboxRefusal } from './refusal';
 
 /** A webhook the state wants sent; the dispatcher adds id, timestamp and delivery. */
 export interface WebhookIntent {
@@ -131,12 +53,6 @@ export interface SandboxLedgerOptions {
   readonly state: SandboxState;
   readonly clock: SandboxClock;
   readonly emit: (intent: WebhookIntent) => void;
-}
-
-/** Random-looking but unique digits, e.g. a 10-digit NUBAN account number. */
-function digits(count: number): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(count));
-  return Array.from(bytes, (byte) => String(byte % 10)).join('');
 }
 
 export function createReference(prefix: string): string {
@@ -203,6 +119,13 @@ export function createLedger({ state, clock, emit }: SandboxLedgerOptions) {
     emit(paymentEvent(record));
   }
 
+  /** What the channels' own moves may do (channels/). */
+  const moves: PaymentMoves = {
+    now: () => clock.now(),
+    schedule: (at, then) => clock.schedule(at, then),
+    settle,
+  };
+
   function createPayment(
     init: Omit<
       PaymentRecord,
@@ -240,26 +163,7 @@ export function createLedger({ state, clock, emit }: SandboxLedgerOptions) {
       challenge: 'not-needed',
       paidMinor: null,
     };
-    if (record.channel === 'PayByTransfer') {
-      record.stage = 'awaiting-transfer';
-      record.virtualAccount = {
-        bank: 'Paydrop Sandbox Bank',
-        accountNumber: digits(10),
-        accountName,
-        note: `Transfer exactly the amount shown to this account before it expires. Reference ${reference}.`,
-        expiresAt: now + VIRTUAL_ACCOUNT_LIFETIME_MS,
-      };
-      clock.schedule(record.virtualAccount.expiresAt, () => {
-        if (record.status === 'PENDING') {
-          settle(record, 'FAILED', 'The virtual account expired before any transfer arrived.');
-        }
-      });
-    } else if (record.channel === 'PayByAccount') {
-      record.stage = 'awaiting-bank';
-    } else {
-      record.challenge = record.card?.behaviour === 'challenge' ? 'required' : 'not-needed';
-      record.stage = 'awaiting-authentication';
-    }
+    sandboxChannel(record.channel).open(record, accountName, moves);
     state.payments.set(reference, record);
     state.ledger.push({ kind: 'payment', reference });
     return record;
@@ -272,99 +176,27 @@ export function createLedger({ state, clock, emit }: SandboxLedgerOptions) {
 
     /** The customer pays into the virtual account (control `/transfer`). */
     transfer(reference: string, amountMinor: number | undefined): PaymentRecord {
-      const record = payment(reference);
-      if (record.channel !== 'PayByTransfer') {
-        throw new SandboxRefusal(409, `Payment ${reference} is not a PayByTransfer payment.`);
-      }
-      const account = record.virtualAccount;
-      if (record.status === 'PENDING' && account && clock.now() >= account.expiresAt) {
-        settle(record, 'FAILED', 'The virtual account expired before any transfer arrived.');
-      }
-      if (record.status !== 'PENDING') {
-        throw new SandboxRefusal(
-          409,
-          `The transfer is refused: payment ${reference} is already ${record.status}` +
-            (record.failureReason ? ` (${record.failureReason})` : '.'),
-        );
-      }
-      const paid = amountMinor ?? record.amountMinor + record.feesMinor;
-      record.paidMinor = paid;
-      if (paid < record.amountMinor + record.feesMinor) {
-        settle(record, 'FAILED', 'Underpaid: less than the amount due arrived.');
-      } else {
-        settle(record, 'SUCCESSFUL', null);
-      }
-      return record;
+      return transferArrived(payment(reference), amountMinor, moves);
     },
 
     /** The customer approves or declines at the bank (control `/bank`, or the bank page). */
     bank(reference: string, approve: boolean): PaymentRecord {
-      const record = payment(reference);
-      if (record.channel !== 'PayByAccount') {
-        throw new SandboxRefusal(409, `Payment ${reference} is not a PayByAccount payment.`);
-      }
-      if (record.stage !== 'awaiting-bank') {
-        throw new SandboxRefusal(
-          409,
-          `Payment ${reference} has already been ${record.stage === 'authorised' ? 'authorised' : record.status}.`,
-        );
-      }
-      if (!approve) {
-        settle(record, 'FAILED', 'The customer declined at the bank.');
-        return record;
-      }
-      // Authorised but not settled: status says PENDING until the bank settles.
-      record.stage = 'authorised';
-      record.updatedAt = clock.now();
-      clock.schedule(clock.now() + SETTLEMENT_DELAY_MS, () => settle(record, 'SUCCESSFUL', null));
-      return record;
+      return bankDecided(payment(reference), approve, moves);
     },
 
     /** The cardholder submits the one-time code on the challenge page. */
     completeChallenge(reference: string, passed: boolean): PaymentRecord {
-      const record = payment(reference);
-      if (record.channel !== 'Card' || record.challenge === 'not-needed') {
-        throw new SandboxRefusal(409, `Payment ${reference} has no card challenge.`);
-      }
-      if (record.challenge !== 'required') {
-        throw new SandboxRefusal(409, `The challenge of payment ${reference} is already over.`);
-      }
-      record.challenge = passed ? 'passed' : 'failed';
-      record.updatedAt = clock.now();
-      if (passed) record.stage = 'ready-to-finalize';
-      else settle(record, 'FAILED', 'The cardholder failed authentication.');
-      return record;
+      return challengeCompleted(payment(reference), passed, moves);
     },
 
     /** The authentication check (endpoint 4) has been made: a card without challenge may finalize. */
     checkAuthentication(reference: string): PaymentRecord {
-      const record = payment(reference);
-      if (record.channel !== 'Card') {
-        throw new SandboxRefusal(409, `Payment ${reference} is not a card payment.`);
-      }
-      if (record.stage === 'awaiting-authentication' && record.challenge === 'not-needed') {
-        record.stage = 'ready-to-finalize';
-      }
-      return record;
+      return authenticationChecked(payment(reference));
     },
 
     /** Endpoint 5: a card payment is charged here; other channels report where they stand. */
     finalize(reference: string): PaymentRecord {
-      const record = payment(reference);
-      if (record.channel !== 'Card' || record.status !== 'PENDING') return record;
-      if (record.challenge === 'required' || record.stage === 'awaiting-authentication') {
-        throw new SandboxRefusal(
-          409,
-          `Payment ${reference} cannot be finalized before its authentication is complete.`,
-        );
-      }
-      const behaviour = record.card?.behaviour ?? 'success';
-      if (behaviour === 'declined') settle(record, 'FAILED', 'The card was declined.');
-      else if (behaviour === 'insufficient-funds') {
-        settle(record, 'FAILED', 'The card has insufficient funds.');
-      } else if (behaviour === 'expired') settle(record, 'FAILED', 'The card has expired.');
-      else settle(record, 'SUCCESSFUL', null);
-      return record;
+      return cardFinalized(payment(reference), moves);
     },
 
     /** Accepts a fund transfer: debits the wallet now, settles about a second later. */

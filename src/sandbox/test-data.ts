@@ -31,29 +31,12 @@ export const STARTING_WALLETS: Readonly<Record<string, number>> = {
   USD: 10_000_000,
 };
 
-/** Which channels take which currencies. */
-export const CHANNEL_CURRENCIES = {
-  PayByTransfer: ['NGN'],
-  PayByAccount: ['GBP'],
-  Card: ['NGN', 'GBP', 'USD'],
-} as const;
-
-/** Fixed channel ids, so that validate answers the same in every sandbox. */
-export const CHANNEL_IDS = {
-  PayByTransfer: '6a3e1c2b-0f4d-4b8e-9a51-2d7c3f9e1a01',
-  PayByAccount: '6a3e1c2b-0f4d-4b8e-9a51-2d7c3f9e1a02',
-  Card: '6a3e1c2b-0f4d-4b8e-9a51-2d7c3f9e1a03',
-} as const;
-
 /** Payout routing field and beneficiary fields per currency (endpoint 7). */
 export const PAYOUT_REQUIREMENTS = {
   NGN: { name: 'BankCode', country: 'NG', pattern: /^\d{3,6}$/, hint: '3 to 6 digits' },
   GBP: { name: 'SortCode', country: 'GB', pattern: /^\d{2}-?\d{2}-?\d{2}$/, hint: '6 digits' },
   USD: { name: 'RoutingNumber', country: 'US', pattern: /^\d{9}$/, hint: '9 digits' },
 } as const;
-
-/** How long a PayByTransfer virtual account takes money (DESIGN.md: 30 minutes). */
-export const VIRTUAL_ACCOUNT_LIFETIME_MS = 30 * 60 * 1000;
 
 /** After bank approval, or after a payout's acceptance, settlement comes this much later. */
 export const SETTLEMENT_DELAY_MS = 1000;

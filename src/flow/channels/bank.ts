@@ -1,6 +1,28 @@
 /** PayByAccount's actions: the bank's window opened, closed, and the bank's return. */
 import { isPaying } from '../checkout-step';
 import type { PayingCore } from './paying-core';
+import type { ChannelRules } from './rules';
+
+/**
+ * A bank payment is decided at the bank, so it can only fail there; the customer comes back to
+ * the merchant's page after a full-page redirect, and may leave it only before the bank's window
+ * is up or after it closed undecided.
+ */
+export const bankRules: ChannelRules<'PayByAccount'> = {
+  liveStep: (payment, resumed) => ({
+    kind: 'paying',
+    channel: 'PayByAccount',
+    phase: resumed,
+    payment,
+  }),
+  panelStart: null,
+  returnsToPage: true,
+  unexplainedFailure: 'bank_declined',
+  staysOpen: false,
+  deadline: () => null,
+  underWay: () => true,
+  leaving: (step) => (step.phase === 'ready' || step.phase === 'closed' ? 'list' : null),
+};
 
 export function createBankActions(core: PayingCore) {
   return {

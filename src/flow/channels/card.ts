@@ -5,6 +5,23 @@
 import { isPaying } from '../checkout-step';
 import type { BrowserFailureReason, PaymentStatus, PaymentView } from '../companion';
 import type { PayingCore } from './paying-core';
+import type { ChannelRules } from './rules';
+
+/**
+ * The card's own panel starts the payment once the card is submitted; the card chunk finalizes
+ * it, after which only the provider's word is awaited. Under way once initiated; left for another
+ * way to pay only while the form has no payment yet.
+ */
+export const cardRules: ChannelRules<'Card'> = {
+  liveStep: (payment) => ({ kind: 'processing', payment }),
+  panelStart: { kind: 'paying', channel: 'Card', phase: 'entry', payment: null },
+  returnsToPage: false,
+  unexplainedFailure: 'payment_failed',
+  staysOpen: false,
+  deadline: () => null,
+  underWay: (step) => step.payment !== null,
+  leaving: (step) => (step.payment ? null : 'list'),
+};
 
 export function createCardActions(core: PayingCore) {
   return {

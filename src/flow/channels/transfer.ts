@@ -1,6 +1,23 @@
 /** PayByTransfer's actions: "I've sent the money", expiry, and a fresh account after it. */
 import { isPaying } from '../checkout-step';
 import type { PayingCore } from './paying-core';
+import type { ChannelRules } from './rules';
+
+/**
+ * A transfer is shown with its account at once, and counts down to the account's expiry; while
+ * it waits for the money the customer may look at another way to pay and come back to it. Failed
+ * without a reason it says no more than that it failed (expiry and a short arrival have theirs).
+ */
+export const transferRules: ChannelRules<'PayByTransfer'> = {
+  liveStep: (payment) => ({ kind: 'paying', channel: 'PayByTransfer', phase: 'awaiting', payment }),
+  panelStart: null,
+  returnsToPage: false,
+  unexplainedFailure: 'payment_failed',
+  staysOpen: true,
+  deadline: (step) => step.payment.virtualAccount?.expiresAt ?? null,
+  underWay: () => true,
+  leaving: (step) => (step.phase === 'awaiting' ? 'keep-open' : null),
+};
 
 export function createTransferActions(core: PayingCore) {
   let expiring = false;

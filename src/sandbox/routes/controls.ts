@@ -3,8 +3,10 @@
  * faults, look inside, start again. Answers are plain JSON, not the provider's envelope: they
  * are ours, not the provider's.
  */
+
 import * as v from 'valibot';
 import { toMajor, toMajorText } from '../../protocol';
+import { sandboxChannel } from '../channels';
 import { createFaultPlan, FaultRuleSchema } from '../faults';
 import { failuresOf, json, readJsonBody, refusal } from '../responses';
 import { isHttpUrl, majorToMinor } from '../schemas';
@@ -115,10 +117,7 @@ export function describePayment(record: PaymentRecord, baseUrl: string) {
           expiration: new Date(account.expiresAt).toISOString(),
         }
       : null,
-    bankAuthUrl:
-      record.channel === 'PayByAccount'
-        ? `${baseUrl}/pages/bank/${encodeURIComponent(record.reference)}`
-        : null,
+    bankAuthUrl: sandboxChannel(record.channel).authUrl(record, baseUrl),
     card: record.card ? { last4: record.card.last4 } : null,
     challenge: record.challenge,
     createdAt: new Date(record.createdAt).toISOString(),

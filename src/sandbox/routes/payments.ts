@@ -3,7 +3,6 @@
  */
 import * as v from 'valibot';
 import {
-  CHANNELS,
   type Channel,
   toMajor,
   toMajorText,
@@ -12,7 +11,8 @@ import {
   type WirePaymentStatus,
   type WireValidation,
 } from '../../protocol';
-import { challengeHtml } from '../pages';
+import { SANDBOX_CHANNEL_NAMES, SANDBOX_CHANNELS, sandboxChannel } from '../channels';
+import { challengeHtml } from '../channels/card/pages';
 import { failuresOf, readJsonBody, refusal, success, validationFailure } from '../responses';
 import {
   FinalizeRequest,
@@ -22,12 +22,7 @@ import {
   ValidateRequest,
 } from '../schemas';
 import { type PaymentRecord, SandboxRefusal } from '../state';
-import {
-  CHANNEL_CURRENCIES,
-  CHANNEL_IDS,
-  STATUS_QUERIES_PER_SECOND,
-  TEST_CARDS,
-} from '../test-data';
+import { STATUS_QUERIES_PER_SECOND, TEST_CARDS } from '../test-data';
 import type { World } from '../world';
 
 export interface RouteContext {
@@ -38,15 +33,12 @@ export interface RouteContext {
   readonly params: Readonly<Record<string, string>>;
 }
 
-const CHANNEL_DESCRIPTIONS: Record<Channel, string> = {
-  PayByTransfer: 'Pay by bank transfer into a one-time virtual account.',
-  PayByAccount: 'Pay from your bank account through your banking app.',
-  Card: 'Pay by debit or credit card.',
-};
-
 function takes(channel: Channel, currency: string): boolean {
-  return (CHANNEL_CURRENCIES[channel] as readonly string[]).includes(currency);
+  return SANDBOX_CHANNELS[channel].currencies.includes(currency);
 }
+
+/** The channels that take a card, as the refusal of a card sent to another one names them. */
+const CARD_CHANNELS = SANDBOX_CHANNEL_NAMES.filter((name) => SANDBOX_CHANNELS[name].takesCard);
 
 /** Endpoint 2. */
 export async function validateChannels({ request }: RouteContext): Promise<Response> {
@@ -59,20 +51,24 @@ export async function validateChannels({ request }: RouteContext): Promise<Respo
   const minor = majorToMinor(amount.amount, amount.currencyCode, 'amount.amount');
   if (!minor.ok) failures.push(minor.failure);
   for (const [index, name] of (channels ?? []).entries()) {
-    if (!CHANNELS.includes(name as Channel)) {
-      failures.push(`channels.${index} "${name}" is not a channel (${CHANNELS.join(', ')}).`);
+    if (!SANDBOX_CHANNEL_NAMES.includes(name as Channel)) {
+      failures.push(
+        `channels.${index} "${name}" is not a channel (${SANDBOX_CHANNEL_NAMES.join(', ')}).`,
+      );
     }
   }
   if (failures.length > 0) return validationFailure(failures);
-  const wanted = channels ? CHANNELS.filter((name) => channels.includes(name)) : CHANNELS;
+  const wanted = channels
+    ? SANDBOX_CHANNEL_NAMES.filter((name) => channels.includes(name))
+    : SANDBOX_CHANNEL_NAMES;
   const eligible = wanted.filter((name) => takes(name, amount.currencyCode));
   const value: WireValidation = {
     isValid: eligible.length > 0,
     channels: eligible.map((name) => ({
-      id: CHANNEL_IDS[name],
+      id: SANDBOX_CHANNELS[name].id,
       name,
       alias: name,
-      description: CHANNEL_DESCRIPTIONS[name],
+      description: SANDBOX_CHANNELS[name].description,
     })),
   };
   return success(
@@ -89,19 +85,19 @@ export function expiryHasPassed(month: number, year: number, now: number): boole
 
 /** The rules of initiation that depend on several fields or on the sandbox's state. */
 function initiationFailures(input: InitiationInput, now: number): string[] {
+  const channel = sandboxChannel(input.channel);
   const failures: string[] = [];
   if (!takes(input.channel, input.currency)) {
     failures.push(
-      `currency must suit the channel: ${input.channel} takes ${CHANNEL_CURRENCIES[input.channel].join(' or ')}, not ${input.currency}.`,
+      `currency must suit the channel: ${input.channel} takes ${channel.currencies.join(' or ')}, not ${input.currency}.`,
     );
   }
   const minor = majorToMinor(input.amount, input.currency, 'amount');
   if (!minor.ok) failures.push(minor.failure);
-  if (input.channel === 'PayByAccount' && !input.metaData?.['return-url']) {
-    failures.push('metaData.return-url is required for PayByAccount.');
+  failures.push(...channel.refusals(input));
+  if (!channel.takesCard && input.card) {
+    failures.push(`card is only for ${CARD_CHANNELS.join(' or ')} payments.`);
   }
-  if (input.channel === 'Card' && !input.card) failures.push('card is required for Card payments.');
-  if (input.channel !== 'Card' && input.card) failures.push('card is only for Card payments.');
   if (input.card) {
     const { expiryMonth, expiryYear } = input.card;
     if (expiryHasPassed(expiryMonth, expiryYear, now)) {
@@ -116,24 +112,12 @@ function initiationFailures(input: InitiationInput, now: number): string[] {
 function wireInitiation(record: PaymentRecord, baseUrl: string): WireInitiation {
   const amount = toMajor(record.amountMinor, record.currency);
   const fees = toMajor(record.feesMinor, record.currency);
-  const authUrl =
-    record.channel === 'PayByAccount'
-      ? `${baseUrl}/pages/bank/${encodeURIComponent(record.reference)}`
-      : null;
+  const channel = sandboxChannel(record.channel);
+  const authUrl = channel.authUrl(record, baseUrl);
   const account = record.virtualAccount;
-  const message =
-    record.channel === 'PayByTransfer'
-      ? 'Transfer the amount to the account below.'
-      : record.channel === 'PayByAccount'
-        ? 'Authorise the payment at your bank.'
-        : 'Check whether the card needs authentication, then finalize.';
+  const { paymentStatus, message } = channel.initiated(record);
   return {
-    paymentStatus:
-      record.channel === 'PayByTransfer'
-        ? 'REQUIRE_USER_OFFLINE_ACTION'
-        : record.channel === 'PayByAccount'
-          ? 'REQUIRE_BANK_AUTH'
-          : 'PENDING',
+    paymentStatus,
     message,
     bankAuthURL: authUrl,
     paymentItem: {

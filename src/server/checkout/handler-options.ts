@@ -16,7 +16,7 @@ export interface ResolvedOrder {
   readonly currency: string;
   readonly description: string;
   /**
-   * The channels this order may be paid by, e.g. ['PayByTransfer']; the provider's offer is
+   * The channels this order may be paid by (a few of the protocol's CHANNELS); the provider's offer is
    * narrowed to them. Default: every channel the provider offers for the amount.
    */
   readonly channels?: readonly Channel[] | undefined;

@@ -15,6 +15,7 @@ import type { Money } from '../../protocol';
 import type { ProviderClient } from '../../provider/client';
 import type { CheckoutStore } from '../store';
 import type { AttemptContext, AttemptLimits } from './attempt-limits';
+import { CARD } from './channels';
 import type { Outcomes } from './outcomes';
 import { PAYMENT_TTL_MS, type PaymentRecord, type PaymentRecords } from './payment-records';
 
@@ -141,7 +142,7 @@ export function createHostedCard({
         checkoutId: page.checkoutId,
         orderId: page.orderId,
         linkAlias: page.linkAlias,
-        channel: 'Card',
+        channel: CARD,
         amount: page.amount,
         fees: { amountMinor: 0, currency: page.amount.currency },
         virtualAccount: null,

@@ -18,6 +18,7 @@ import { type JobPicker, type JobResult, nextAttempt } from '../jobs';
 import type { CheckoutStore } from '../store';
 import type { AttemptLimits } from './attempt-limits';
 import { forBrowser } from './browser-reason';
+import { serverChannel } from './channels';
 import type { CheckoutHandlerOptions, CheckoutLogger, PaymentOutcome } from './options';
 import {
   DAY_MS,
@@ -102,7 +103,7 @@ export function createOutcomes(deps: OutcomeDeps) {
   async function countDecline(reference: string): Promise<void> {
     if (!deps.limits) return;
     const payment = await records.get(reference);
-    if (payment?.channel !== 'Card') return;
+    if (!payment || !serverChannel(payment.channel).cardTesting) return;
     await deps.limits.cardDeclined(reference, {
       orderId: payment.orderId,
       checkoutId: payment.checkoutId,

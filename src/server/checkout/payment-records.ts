@@ -11,6 +11,7 @@ import type {
   VirtualAccountWire,
 } from '../../protocol/contract';
 import type { CheckoutStore } from '../store';
+import { serverChannel } from './channels';
 
 export const DAY_MS = 24 * 3600 * 1000;
 /** How long what the companion knows about one payment is kept. */
@@ -141,16 +142,12 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
      * arrive, the second is reported as a duplicate).
      */
     async committed(record: PaymentRecord): Promise<boolean> {
-      if (record.channel === 'Card') {
-        return (
+      return serverChannel(record.channel).committed({
+        finalizedUnrefused: async () =>
           (await this.finalizeSent(record.reference)) &&
-          (await this.finalizeAnswer(record.reference)) !== 'REFUSED'
-        );
-      }
-      if (record.channel === 'PayByAccount') {
-        return (await store.get(`returned:${record.reference}`)) === true;
-      }
-      return false;
+          (await this.finalizeAnswer(record.reference)) !== 'REFUSED',
+        returned: async () => (await store.get(`returned:${record.reference}`)) === true,
+      });
     },
 
     /** A transfer's account is past its expiry on the provider's clock (it fails it then). */

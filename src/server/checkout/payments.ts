@@ -21,6 +21,7 @@ import { CheckoutError } from '../http';
 import type { CheckoutStore } from '../store';
 import { type AttemptLimits, takeLockWaiting } from './attempt-limits';
 import { forBrowser } from './browser-reason';
+import { CARD, serverChannel } from './channels';
 import type { HostedCard, HostedCardAttempt } from './hosted-card';
 import { checkMerchant } from './merchant';
 import {
@@ -117,7 +118,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     const known = await knownStatus(record.reference);
     if (known === 'FAILED') return undefined;
     if (known === 'SUCCESSFUL') return records.view(record, 'SUCCESSFUL');
-    if (record.channel === 'Card' && !(await records.committed(record))) return undefined;
+    if (!serverChannel(record.channel).resumesUncommitted && !(await records.committed(record)))
+      return undefined;
     if (records.expired(record)) return undefined;
     return records.view(record, 'PENDING');
   }
@@ -383,12 +385,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     ) {
       checkReturnTo(input.returnTo, allowedReturn);
       // On the hosted path the card is typed on the provider's page, never sent here.
-      if (input.channel === 'Card' && claims.cardEntry !== 'direct') {
-        throw new CheckoutError(
-          'channel_unavailable',
-          'Card is paid on the provider’s page in this checkout: open it with POST /card-page.',
-        );
-      }
+      const channel = serverChannel(input.channel);
+      const refused = channel.refusedOnInitiate(claims);
+      if (refused !== null) throw new CheckoutError('channel_unavailable', refused);
       const lock = await takeInitiationLock(claims, client);
       try {
         const earlier = await settleEarlier(claims, input.channel);
@@ -422,10 +421,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           address: client.address,
         };
         // Card testing (issue 20): declines and attempts per order, checkout and address.
-        const releaseCard =
-          input.channel === 'Card'
-            ? await limits.beforeCardAttempt({ ...attempt, request: client.request })
-            : undefined;
+        const releaseCard = channel.cardTesting
+          ? await limits.beforeCardAttempt({ ...attempt, request: client.request })
+          : undefined;
         let releasePayment: (() => Promise<void>) | undefined;
         try {
           releasePayment = await limits.beforeNewPayment(claims.orderId);
@@ -441,9 +439,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             linkAlias: claims.linkAlias ?? undefined,
             customer: input.customer,
             card: input.card,
-            ...(input.channel === 'PayByAccount'
-              ? { returnUrl: `${publicUrl}/return`, redirect: input.redirect ?? true }
-              : {}),
+            ...channel.initiation(publicUrl, input.redirect),
           });
         } catch (error) {
           // The provider never took it (down, slow, rate-limited): the customer's tries are given
@@ -470,15 +466,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             'The provider sent a bank link that cannot be opened safely.',
           );
         }
-        if (input.channel === 'PayByAccount' && initiation.bankAuthUrl === null) {
-          throw new CheckoutError(
-            'unavailable',
-            'The provider sent no bank link for this payment.',
-          );
-        }
-        if (input.channel === 'PayByTransfer' && initiation.virtualAccount === null) {
-          throw new CheckoutError('unavailable', 'The provider sent no account to pay into.');
-        }
+        const lacking = channel.lacks(initiation);
+        if (lacking !== null) throw new CheckoutError('unavailable', lacking);
         const payment: PaymentRecord = {
           reference: initiation.paymentReference,
           checkoutId: claims.sid,
@@ -493,12 +482,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           createdAt: now(),
         };
         // A card never finalized is never charged: kept, and re-checked, for hours, not days.
-        const unfinalizedUntil =
-          input.channel === 'Card'
-            ? now() + limits.limits.unfinalizedCardSeconds * 1000
-            : undefined;
+        const unfinalizedUntil = channel.cardTesting
+          ? now() + limits.limits.unfinalizedCardSeconds * 1000
+          : undefined;
         await records.add(payment, unfinalizedUntil && unfinalizedUntil - now());
-        if (input.channel === 'Card') await limits.cardInitiated(payment.reference, attempt);
+        if (channel.cardTesting) await limits.cardInitiated(payment.reference, attempt);
         // Reconciled even if no webhook and no browser ever asks again.
         await outcomes.track(payment.reference, unfinalizedUntil);
         return {
@@ -535,13 +523,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           'Card is entered in the card frame in this checkout, not on a hosted page.',
         );
       }
-      if (!claims.channels.includes('Card')) {
+      if (!claims.channels.includes(CARD)) {
         throw new CheckoutError('channel_unavailable', 'Card cannot take this payment.');
       }
       checkReturnTo(input.returnTo, allowedReturn);
       const lock = await takeInitiationLock(claims, client);
       try {
-        const earlier = await settleEarlier(claims, 'Card');
+        const earlier = await settleEarlier(claims, CARD);
         if (earlier.kind === 'paid' || earlier.kind === 'pending') {
           return await refuseForEarlier(claims, earlier);
         }
@@ -603,7 +591,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const { hosted: _hosted, ...rest } = claims;
       return {
         payment: records.view(record, status),
-        token: await issueToken({ ...rest, reference: record.reference, channel: 'Card' }),
+        token: await issueToken({ ...rest, reference: record.reference, channel: CARD }),
         cancelled: false,
       };
     },

@@ -18,6 +18,7 @@ import {
 import type { CheckoutStore } from '../store';
 import type { CallClaims } from './call-claims';
 import { CARD_FRAME_PATH, CARD_PATH, cardFramePage } from './card-frame';
+import { CARD } from './channels';
 import type { CheckoutHandlerOptions } from './options';
 import { challengeFrame, challengePage, missingPage, returnPage } from './pages';
 import { paymentKeysOf, rememberPaymentKey } from './payment-key-cookie';
@@ -182,7 +183,7 @@ export function createCheckoutRoutes(deps: CheckoutRoutesDeps): Routes {
           return json(
             await payments.initiate(
               claims,
-              { channel: 'Card', card, customer },
+              { channel: CARD, card, customer },
               publicUrl,
               () => false,
               client,

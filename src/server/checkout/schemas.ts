@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { CHANNELS, passesLuhn } from '../../protocol';
+import { SERVER_CHANNELS } from './channels';
 
 const Identifier = (max: number) =>
   v.pipe(
@@ -120,8 +121,9 @@ export const InitiateInput = v.pipe(
   }),
   // Card details come from the card frame alone (POST /card, issue 19): a page never sends them.
   v.check(
-    (input) => input.channel !== 'Card',
-    'channel Card is started by the card frame (POST /card), not by the page',
+    (input) => !SERVER_CHANNELS[input.channel].startedByCardFrame,
+    (issue) =>
+      `channel ${(issue.input as { channel: string }).channel} is started by the card frame (POST /card), not by the page`,
   ),
 );
 

@@ -1,5 +1,6 @@
 import type { CheckoutStep } from '../../flow/checkout-step';
 import type { Money } from '../../protocol';
+import { CHANNEL_FAILURE_WORDS, type ChannelFailureWords } from '../channels/failure-words';
 import { fill } from '../messages/fill';
 import { localTexts } from '../messages/local-texts';
 import { amountDue, formatMoney } from '../ui/format';
@@ -69,19 +70,9 @@ export function failureWords(
       : '';
     return { title: texts.shortTitle, text: sums + texts.shortText };
   }
-  // payment_failed: the provider gave no reason we know.
-  if (payment.channel !== 'Card') return { title: texts.failedTitle, text: texts.failedText };
-  if (code === 'challenge_timeout') return { title: texts.failedTitle, text: texts.timeoutText };
-  // The causes a browser hears: insufficient funds and an expired card come as card_declined.
-  const titles: Partial<Record<typeof code, string>> = {
-    card_declined: texts.cardDeclinedTitle,
-    verification_failed: texts.verificationFailedTitle,
-  };
-  // A decline: the companion tells the browser no more (issue 20), the bank tells the customer.
-  if (code === 'card_declined')
-    return { title: texts.cardDeclinedTitle, text: texts.cardDeclinedText };
-  // A card that failed for a cause nothing tells apart was not charged all the same.
-  return { title: titles[code] ?? texts.failedTitle, text: texts.cardNotChargedText };
+  // The channel's own causes (a card's), or payment_failed: the provider gave no reason we know.
+  const own: ChannelFailureWords | null = CHANNEL_FAILURE_WORDS[payment.channel];
+  return own ? own(code, texts) : { title: texts.failedTitle, text: texts.failedText };
 }
 
 /** An error's words, for the causes these texts name; null for the rest. */

@@ -10,13 +10,14 @@
  * status, its failure message and its webhook are those of any card payment on the link.
  */
 import * as v from 'valibot';
-import { escapeHtml, toMajor, toMajorText } from '../protocol';
-import { type CardFormErrors, type CardFormField, readCardForm } from './card-form';
-import { startPayment } from './routes/payments';
-import { InitiationRequest } from './schemas';
-import { type LinkRecord, type PaymentRecord, SandboxRefusal } from './state';
-import { CHALLENGE_PASS_CODE } from './test-data';
-import type { World } from './world';
+import { escapeHtml, toMajor, toMajorText } from '../../../protocol';
+import { type CardFormErrors, type CardFormField, readCardForm } from '../../card-form';
+import type { LinkRecord, PaymentRecord } from '../../records';
+import { SandboxRefusal } from '../../refusal';
+import { startPayment } from '../../routes/payments';
+import { InitiationRequest } from '../../schemas';
+import { CHALLENGE_PASS_CODE } from '../../test-data';
+import type { World } from '../../world';
 
 /** A card form is a few hundred bytes; anything past this is refused before it is parsed. */
 export const MAX_LINK_FORM_BYTES = 4096;
