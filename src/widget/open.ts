@@ -50,16 +50,33 @@ function pageLocale(): string {
  * @example const { result } = open({ endpoint: '/api/checkout', order: 'order_1042' }); const outcome = await result;
  */
 export function open(options: OpenOptions): CheckoutHandle {
-  return openCheckout(options);
+  return openOnce(checkOptions(options));
+}
+
+/** Opens `checked`, or answers as the checkout already open would (open-again.ts). */
+function openOnce(checked: OpenOptions, resumed?: SavedRedirect): CheckoutHandle {
+  const existing = typeof document === 'undefined' ? undefined : openCheckouts.get(document);
+  return existing ? openAgain(existing, checked) : openCheckout(checked, resumed);
 }
 
 /**
- * The script tag's open, called by its loader (src/widget/script-loader.ts) once this code has
- * arrived: the loader has checked the options and already sent the session request in the
- * customer's click, so the session is not asked for twice nor after the code's download.
+ * The script tag's open, called by its loader (src/widget/script-loader.ts): the loader has
+ * checked the options, holds the checkout it opened (so it never calls this while one is open)
+ * and already sent the session request in the customer's click, so the session is not asked for
+ * twice nor after the code's download. The option checks and the second-open rules stay in the
+ * loader, out of this module's bytes.
  */
-export function openStarted(options: OpenOptions, session: Promise<Response>): CheckoutHandle {
-  return openCheckout(options, undefined, session);
+export function openStarted(checked: OpenOptions, session: Promise<Response>): CheckoutHandle {
+  return openCheckout(checked, undefined, session);
+}
+
+/** The payment a bank's full-page redirect left to resume, with the options to show it with. */
+async function pickUpReturn(
+  options: Omit<OpenOptions, 'endpoint' | 'order' | 'link'>,
+): Promise<{ options: OpenOptions; saved: SavedRedirect } | null> {
+  if (typeof location === 'undefined' || !location.search.includes(`${RETURN_PARAM}=`)) return null;
+  const saved = (await loadReturnChunk()).pickUp();
+  return saved && { options: { ...options, endpoint: saved.endpoint, ...saved.target }, saved };
 }
 
 /**
@@ -71,24 +88,29 @@ export function openStarted(options: OpenOptions, session: Promise<Response>): C
 export async function resume(
   options: Omit<OpenOptions, 'endpoint' | 'order' | 'link'> = {},
 ): Promise<CheckoutHandle | null> {
-  if (typeof location === 'undefined' || !location.search.includes(`${RETURN_PARAM}=`)) return null;
-  const saved = (await loadReturnChunk()).pickUp();
-  return saved && openCheckout({ ...options, endpoint: saved.endpoint, ...saved.target }, saved);
+  const found = await pickUpReturn(options);
+  return found && openOnce(checkOptions(found.options), found.saved);
+}
+
+/** The script tag's resume: its loader's `check` checks the options (see openStarted). */
+export async function resumeStarted(
+  check: (options: OpenOptions) => OpenOptions,
+  options: Omit<OpenOptions, 'endpoint' | 'order' | 'link'> = {},
+): Promise<CheckoutHandle | null> {
+  const found = await pickUpReturn(options);
+  return found && openCheckout(check(found.options), found.saved);
 }
 
 function openCheckout(
-  options: OpenOptions,
+  checked: OpenOptions,
   resumed?: SavedRedirect,
   startedSession?: Promise<Response>,
 ): CheckoutHandle {
-  const checked = checkOptions(options);
   if (typeof document === 'undefined') {
     throw new Error(
       'Paydrop.open: call it in a browser, on the customer’s click (not in server rendering).',
     );
   }
-  const existing = openCheckouts.get(document);
-  if (existing) return openAgain(existing, checked);
 
   const locale = checked.locale ?? pageLocale();
   const previouslyFocused = document.activeElement as HTMLElement | null;

@@ -4,11 +4,12 @@
  * its own, fetched when it is likely to be needed (src/embed.ts says when) or, at the latest, in
  * the click; a page that loads the script tag pays for this file only.
  *
- * `open` is the checkout's own once it has arrived. Before that it checks the options (a bad one
- * throws the same TypeError, and nothing is fetched), sends the session request at once, beside
- * the checkout's download rather than after it, and returns a handle whose `result` and callbacks
- * are the checkout's when it opens. Nothing here imports Preact or the checkout's code: only
- * their types.
+ * `open` checks the options (a bad one throws the same TypeError, and nothing is fetched), answers
+ * a second call while a checkout is open as the npm entry's `open` does (open-again.ts), sends the
+ * session request at once, beside the checkout's download rather than after it, and returns a
+ * handle whose `result` and callbacks are the checkout's when it opens. The checks and the
+ * second-open rules live here only, so the checkout's module does not carry them twice. Nothing
+ * here imports Preact or the checkout's code: only their types.
  */
 import type { CheckoutFailure, CheckoutResult } from '../flow/checkout-step';
 import { COMPANION_PATHS, RETURN_PARAM } from '../protocol/contract';
@@ -19,11 +20,12 @@ import { checkOptions, type OpenOptions } from './options';
 
 /** What the checkout module gives the loader. */
 type CheckoutModule = typeof import('../script-checkout');
+type ResumeOptions = Omit<OpenOptions, 'endpoint' | 'order' | 'link'>;
 
 /** `window.Paydrop`: the same for a page whether or not the checkout's code has arrived. */
 export interface ScriptPaydrop {
   readonly open: (options: OpenOptions) => CheckoutHandle;
-  readonly resume: CheckoutModule['resume'];
+  readonly resume: (options?: ResumeOptions) => Promise<CheckoutHandle | null>;
   readonly version: string;
 }
 
@@ -36,18 +38,13 @@ export interface Loader {
 /** `checkoutUrl`: the checkout module's absolute URL (paydrop-<hash>/checkout.js). */
 export function createLoader(checkoutUrl: string, version: string): Loader {
   let loading: Promise<CheckoutModule> | undefined;
-  let checkout: CheckoutModule | undefined;
-  // Opened before the checkout arrived: opening again is answered as the checkout's open would.
-  let waiting: OpenCheckout | undefined;
+  // The checkout this page has open, from the click until its dialog closes: opening again is
+  // answered from it (open-again.ts), before and after the checkout's code has arrived.
+  let current: OpenCheckout | undefined;
 
   function load(): Promise<CheckoutModule> {
     if (!loading) {
-      loading = (import(/* @vite-ignore */ checkoutUrl) as Promise<CheckoutModule>).then(
-        (module) => {
-          checkout = module;
-          return module;
-        },
-      );
+      loading = import(/* @vite-ignore */ checkoutUrl) as Promise<CheckoutModule>;
       loading.catch(() => {
         loading = undefined;
       });
@@ -56,9 +53,8 @@ export function createLoader(checkoutUrl: string, version: string): Loader {
   }
 
   function open(options: OpenOptions): CheckoutHandle {
-    if (checkout) return checkout.open(options);
     const checked = checkOptions(options);
-    if (waiting) return openAgain(waiting, checked);
+    if (current) return openAgain(current, checked);
     const target =
       checked.order !== undefined ? { order: checked.order } : { link: checked.link as string };
     // The request the checkout's first startSession would send (companion-http.ts reads it).
@@ -77,11 +73,11 @@ export function createLoader(checkoutUrl: string, version: string): Loader {
     let ended = false;
     const closers = checked.onClose ? [checked.onClose] : [];
     const onClose = (final: CheckoutResult) => {
+      current = undefined;
       for (const closer of closers) closer(final);
     };
     function end(final: CheckoutResult): void {
       ended = true;
-      waiting = undefined;
       onClose(final);
       settle(final);
     }
@@ -92,12 +88,11 @@ export function createLoader(checkoutUrl: string, version: string): Loader {
       },
       result,
     };
-    waiting = { handle, options: checked, closers };
+    current = { handle, options: checked, closers };
     load().then(
       (module) => {
         if (ended) return;
-        waiting = undefined;
-        // Every caller's onClose, those who asked while it loaded among them.
+        // Every caller's onClose, those who asked before or after it arrived among them.
         opened = module.openStarted({ ...checked, onClose }, session);
         opened.result.then(settle);
       },
@@ -115,12 +110,25 @@ export function createLoader(checkoutUrl: string, version: string): Loader {
     return handle;
   }
 
-  async function resume(
-    options?: Parameters<CheckoutModule['resume']>[0],
-  ): Promise<CheckoutHandle | null> {
-    // Nothing to resume: no need for the checkout's code.
-    if (!location.search.includes(`${RETURN_PARAM}=`)) return null;
-    return (await load()).resume(options);
+  async function resume(options?: ResumeOptions): Promise<CheckoutHandle | null> {
+    // Nothing to resume (or a checkout open already): no need for the checkout's code, and the
+    // bank's return is left for later.
+    if (current || !location.search.includes(`${RETURN_PARAM}=`)) return null;
+    let checked: OpenOptions | undefined;
+    const closers: ((result: CheckoutResult) => void)[] = [];
+    const handle = await (await load()).resumeStarted((options) => {
+      checked = checkOptions(options);
+      if (checked.onClose) closers.push(checked.onClose);
+      return {
+        ...checked,
+        onClose: (final) => {
+          current = undefined;
+          for (const closer of closers) closer(final);
+        },
+      };
+    }, options);
+    if (handle && checked) current = { handle, options: checked, closers };
+    return handle;
   }
 
   return { paydrop: { open, resume, version }, load };
