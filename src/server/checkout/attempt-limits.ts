@@ -13,7 +13,8 @@
  * the first slot frees, so an attacker past the limit costs one `get` a request.
  */
 import { CheckoutError } from '../http/errors';
-import type { CheckoutStore } from '../store/store';
+import { checkFields, createRecords, put, recordKind } from '../store/records';
+import type { CheckoutStore, StoreWrite } from '../store/store';
 
 /** The limits' numbers, all per sliding window; every one is an option (docs/server.md, "Limits against card testing"). */
 export interface CheckoutLimits {
@@ -119,6 +120,17 @@ export interface CardAttemptContext extends AttemptContext {
 /** Gives back what a check counted, when the attempt never reached the provider. */
 export type Release = () => Promise<void>;
 
+/** Who attempted a card payment (by its reference), so its decline is counted against them. */
+const cardAttemptKind = recordKind<AttemptContext>({
+  name: 'card-attempt',
+  ttlMs: 24 * 3600 * 1000,
+  check: checkFields<AttemptContext>({
+    orderId: 'string|null',
+    checkoutId: 'string',
+    address: 'string|null',
+  }),
+});
+
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -208,6 +220,7 @@ const CARD_MESSAGE = 'Too many card attempts for this payment; come back later o
 
 export function createAttemptLimits(deps: AttemptLimitsDeps) {
   const { store, now, limits } = deps;
+  const typed = createRecords(store);
   const slots = createSlots(store, now);
   const cardWindow = limits.cardWindowSeconds * 1000;
 
@@ -283,8 +296,8 @@ export function createAttemptLimits(deps: AttemptLimitsDeps) {
     },
 
     /** Remembers who attempted a card payment, so its decline, however learned, is counted. */
-    async cardInitiated(reference: string, context: AttemptContext): Promise<void> {
-      await store.set(`card-attempt:${reference}`, context, DAY_MS);
+    cardInitiated(reference: string, context: AttemptContext): StoreWrite {
+      return put(cardAttemptKind, reference, context);
     },
 
     /**
@@ -294,7 +307,7 @@ export function createAttemptLimits(deps: AttemptLimitsDeps) {
      */
     async cardDeclined(reference: string, fallback?: AttemptContext): Promise<void> {
       if (!(await store.add(`card-declined:${reference}`, true, cardWindow))) return;
-      const seen = (await store.get(`card-attempt:${reference}`)) as AttemptContext | undefined;
+      const seen = await typed.get(cardAttemptKind, reference);
       const context = seen ?? fallback;
       if (!context) return;
       for (const { key, limit } of cardCounters(context, 'declines'))
