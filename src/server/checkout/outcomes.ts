@@ -265,6 +265,19 @@ export function createOutcomes(deps: OutcomeDeps) {
     await deps.jobs().schedule(PAYMENT_QUEUE, reference, job, now() + RECONCILE_FIRST_MS);
   }
 
+  /** `hint`'s job as a write, for a call's commit; `committed` wakes the picker after it. */
+  function hinting(reference: string, dueAt = now(), fresh = true) {
+    const job: PaymentJob = { reference, since: now(), fresh };
+    const write: StoreWrite = {
+      op: 'schedule',
+      queue: PAYMENT_QUEUE,
+      key: reference,
+      value: job,
+      dueAt,
+    };
+    return { write, committed: () => deps.jobs().scheduled(dueAt) };
+  }
+
   /**
    * `track`'s job as a write, for the initiating call's commit; `committed` then wakes the picker
    * (after the commit: a picker woken before it would find nothing).
@@ -336,7 +349,7 @@ export function createOutcomes(deps: OutcomeDeps) {
     return { retryAt: known ? at : Math.max(at, now() + UNKNOWN_LOOKUP_MS) };
   }
 
-  return { report, settle, confirm, hint, track, tracking, runJob, isRefusal };
+  return { report, settle, confirm, hint, hinting, track, tracking, runJob, isRefusal };
 }
 
 export type Outcomes = ReturnType<typeof createOutcomes>;

@@ -10,7 +10,6 @@ import { isKnownCurrency, type Money, type PayoutStatus } from '../../protocol';
 import {
   BACK_OFFICE_PATHS,
   type PaymentLinkRequestWire,
-  type PaymentLinkView,
   type PayoutEventWire,
   type PayoutResultWire,
   type PayoutView,
@@ -31,6 +30,7 @@ import {
   isProduction,
   type PayoutsHandlerOptions,
 } from './options';
+import { createPaymentLinks, LINKS_PER_PAGE, MAX_LINKS_PER_PAGE } from './payment-links';
 import { createPayoutWebhookReceiver } from './payout-webhooks';
 import { createServedHosts } from './served-hosts';
 import { linkView, payoutView, transactionPageView } from './views';
@@ -60,7 +60,6 @@ const MAX_BODY_BYTES = 16 * 1024;
 const YEAR_MS = 400 * 24 * 3600 * 1000;
 /** The stream `/events` follows; eventStream() keeps it under `events:` like the checkout's. */
 const PAYOUT_STREAM = 'back-office:payouts';
-const LINK_STREAM = 'back-office:links';
 const COUNTRY_OF: Readonly<Record<string, string>> = { NGN: 'NG', GBP: 'GB', USD: 'US' };
 const STATUSES: readonly PayoutStatus[] = ['Pending', 'Completed', 'Failed', 'Reversed'];
 
@@ -191,6 +190,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     development: !isProduction(),
   });
   const store = options.store ?? createMemoryStore();
+  const paymentLinks = createPaymentLinks(store, () => Date.now());
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   // Shared with the webhook receiver, which remembers positions under the same keys.
   const payoutPositions: PayoutPositions = {
@@ -423,21 +423,18 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
             : {}),
         }),
       );
-      await store.append(LINK_STREAM, link);
+      await paymentLinks.add(link);
       return json({ link }, 201);
     }
     if (path === BACK_OFFICE_PATHS.links && method === 'GET') {
-      const links = await Promise.all(
-        (await store.read(LINK_STREAM)).map(async (event) => {
-          const link = event.value as PaymentLinkView;
-          // The checkout marks a link paid when its payment's outcome is reported (shared store).
-          const paid =
-            link.linkType === 'OneTime' &&
-            (await store.get(`link-succeeded:${link.alias}`)) !== undefined;
-          return paid ? { ...link, status: 'Paid' } : link;
-        }),
+      const limit = wholeNumber(
+        url.searchParams.get('limit'),
+        LINKS_PER_PAGE,
+        1,
+        MAX_LINKS_PER_PAGE,
+        'limit',
       );
-      return json({ links: links.reverse() });
+      return json(await paymentLinks.page(limit, url.searchParams.get('after')));
     }
     if (path === BACK_OFFICE_PATHS.events && method === 'GET') {
       return eventStream(
