@@ -23,6 +23,7 @@ import { clientSignal, eventStream } from '../http/events';
 import { readCapped } from '../http/read-body';
 import { redactingLogger } from '../http/redacting-logger';
 import type { DueWorkSummary } from '../jobs/jobs';
+import { createRecords, put } from '../store/records';
 import { createMemoryStore } from '../store/store';
 import {
   checkPayoutsOptions,
@@ -31,6 +32,7 @@ import {
   type PayoutsHandlerOptions,
 } from './options';
 import { createPaymentLinks, LINKS_PER_PAGE, MAX_LINKS_PER_PAGE } from './payment-links';
+import { backOfficePayoutKind, payoutPositionKind } from './payout-records';
 import { createPayoutWebhookReceiver } from './payout-webhooks';
 import { createServedHosts } from './served-hosts';
 import { linkView, payoutView, transactionPageView } from './views';
@@ -191,12 +193,14 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
   });
   const store = options.store ?? createMemoryStore();
   const paymentLinks = createPaymentLinks(store, () => Date.now());
+  const typed = createRecords(store);
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   // Shared with the webhook receiver, which remembers positions under the same keys.
   const payoutPositions: PayoutPositions = {
-    get: async (reference) =>
-      (await store.get(`payout-position:${reference}`)) as number | undefined,
-    set: (reference, position) => store.set(`payout-position:${reference}`, position, YEAR_MS),
+    get: (reference) => typed.get(payoutPositionKind, reference),
+    set: async (reference, position) => {
+      await typed.commit([put(payoutPositionKind, reference, position, YEAR_MS)]);
+    },
   };
   const provider = createProviderClient(
     { baseUrl: options.baseUrl, secretKey: options.secretKey, payoutPositions },
@@ -220,15 +224,16 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     options.waitUntil?.(running);
   }
 
-  const remembered = async (reference: string) =>
-    (await store.get(`back-office:payout:${reference}`)) as PayoutView | undefined;
+  const remembered = (reference: string) => typed.get(backOfficePayoutKind, reference);
 
+  /** The payout's view under both its references, and its event: one commit. */
   async function publish(view: PayoutView, previousStatus: PayoutStatus | null): Promise<void> {
-    await store.set(`back-office:payout:${view.reference}`, view, YEAR_MS);
-    if (view.tenantReference)
-      await store.set(`back-office:payout:${view.tenantReference}`, view, YEAR_MS);
     const event: PayoutEventWire = { type: 'payout', payout: view, previousStatus };
-    await store.append(`events:${PAYOUT_STREAM}`, event);
+    await typed.commit([
+      put(backOfficePayoutKind, view.reference, view),
+      ...(view.tenantReference ? [put(backOfficePayoutKind, view.tenantReference, view)] : []),
+      { op: 'append', stream: `events:${PAYOUT_STREAM}`, value: event },
+    ]);
   }
 
   async function publishPayoutOutcome(outcome: PayoutOutcome): Promise<void> {
