@@ -15,7 +15,7 @@ import {
 import { failureDetails } from '../../protocol/failure-reason';
 import type { ProviderClient } from '../../provider/client';
 import { type JobPicker, type JobResult, nextAttempt } from '../jobs/jobs';
-import { put, putNew, remove } from '../store/records';
+import { checkFields, put, putNew, remove } from '../store/records';
 import type { CheckoutStore, StoreWrite } from '../store/store';
 import type { AttemptLimits } from './attempt-limits';
 import { forBrowser } from './browser-reason';
@@ -58,6 +58,13 @@ export interface PaymentJob {
    */
   readonly unfinalizedUntil?: number;
 }
+
+/** A payment job as read back from the store's queue: checked, not trusted. */
+const checkPaymentJob = checkFields<PaymentJob>({
+  reference: 'string',
+  since: 'number',
+  fresh: 'boolean',
+});
 
 export interface OutcomeDeps {
   readonly options: CheckoutHandlerOptions;
@@ -301,8 +308,12 @@ export function createOutcomes(deps: OutcomeDeps) {
   }
 
   /** One run of a payment's confirmation job. */
-  async function runJob(_key: string, value: unknown): Promise<JobResult> {
-    const job = value as PaymentJob;
+  async function runJob(key: string, value: unknown): Promise<JobResult> {
+    const job = checkPaymentJob(value);
+    if (!job) {
+      logger.error('paydrop: dropped a payment job in a shape this paydrop never writes', { key });
+      return { done: true };
+    }
     const reference = job.reference;
     if (await records.reported(reference)) return { done: true };
     // A card never finalized past its hours: nothing can charge it; stop (issue 20).

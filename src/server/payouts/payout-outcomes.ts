@@ -15,7 +15,7 @@ import type { ProviderClient } from '../../provider/client';
 import { payoutMoves } from '../../provider/payout-state';
 import type { CheckoutHandlerOptions, CheckoutLogger } from '../checkout/options';
 import { type JobPicker, type JobResult, nextAttempt } from '../jobs/jobs';
-import { createRecords, put, putNew, remove } from '../store/records';
+import { checkFields, createRecords, put, putNew, remove } from '../store/records';
 import type { CheckoutStore, StoreWrite } from '../store/store';
 import {
   type PayoutHint,
@@ -48,6 +48,13 @@ export interface PayoutJob {
   readonly tenantReference: string | null;
   readonly since: number;
 }
+
+/** A payout job as read back from the store's queue: checked, not trusted. */
+const checkPayoutJob = checkFields<PayoutJob>({
+  reference: 'string',
+  tenantReference: 'string|null',
+  since: 'number',
+});
 
 export interface PayoutOutcomeDeps {
   readonly options: CheckoutHandlerOptions;
@@ -133,8 +140,12 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
   }
 
   /** One run of a payout's confirmation job. */
-  async function runJob(_key: string, value: unknown, attempts: number): Promise<JobResult> {
-    const job = value as PayoutJob;
+  async function runJob(key: string, value: unknown, attempts: number): Promise<JobResult> {
+    const job = checkPayoutJob(value);
+    if (!job) {
+      logger.error('paydrop: dropped a payout job in a shape this paydrop never writes', { key });
+      return { done: true };
+    }
     const { reference } = job;
     const hints = await hintsOf(reference);
     let item: TransactionListItem | undefined;
