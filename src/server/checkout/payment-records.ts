@@ -88,11 +88,19 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
 
     /** What is known for sure, in one read: the outcome reported, else the confirmed status. */
     async known(reference: string): Promise<FinalStatus | undefined> {
+      const { reported, confirmed } = await this.finalStatuses(reference);
+      return reported ?? confirmed;
+    },
+
+    /** The outcome reported and the status confirmed, in one read. */
+    async finalStatuses(
+      reference: string,
+    ): Promise<{ reported: FinalStatus | undefined; confirmed: FinalStatus | undefined }> {
       const [reported, confirmed] = await records.getMany([
         [outcomeKind, reference],
         [confirmedKind, reference],
       ] as const);
-      return reported ?? confirmed;
+      return { reported, confirmed };
     },
 
     /** The status the provider confirmed as final (whether or not the merchant heard yet). */

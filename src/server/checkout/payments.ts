@@ -668,10 +668,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
      * learns PENDING, then SUCCESSFUL or FAILED.
      */
     async status(reference: string): Promise<StatusWire> {
-      let status: PaymentStatus | undefined = await records.reported(reference);
+      const { reported, confirmed } = await records.finalStatuses(reference);
+      let status: PaymentStatus | undefined = reported;
       let failure: FailureDetails | undefined;
       if (!status) {
-        const confirmed = await records.confirmed(reference);
         if (confirmed) {
           status = confirmed;
           // Confirmed but not yet reported (the hook failed): offer it to the hook again. The
