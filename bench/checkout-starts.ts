@@ -19,6 +19,7 @@
  * target; BENCH_STARTS_ROUNDS (default 5) and BENCH_STARTS_PER_ROUND (default 300).
  * BENCH_STARTS_BEFORE=<folder> (with BENCH_STARTS_BEFORE_STORES, default memory): the same
  * stores from another copy of the sources too, in the same rounds, for before/after figures.
+ * BENCH_STARTS_STORES (e.g. memory,sqlite): only those stores' rows.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -176,7 +177,10 @@ try {
     rates: [],
     cpuMs: 0,
   });
+  // BENCH_STARTS_STORES=memory,sqlite: only these rows (e.g. a branch whose other stores lag).
+  const only = process.env.BENCH_STARTS_STORES?.split(',');
   for (const store of STORES) {
+    if (only && !only.includes(store.kind)) continue;
     const environment = await store.environment(folder);
     if (!environment) {
       skipped.push(store.kind);

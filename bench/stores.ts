@@ -107,8 +107,10 @@ async function main(): Promise<void> {
 
   const sandbox = await start('src/sandbox/cli.ts', { PORT: '0', SANDBOX_SECRET_KEY: secretKey });
   const folder = mkdtempSync(join(tmpdir(), 'paydrop-bench-'));
-  const redis = hasRedisServer() ? await startRedis() : undefined;
-  const postgres = hasPostgresServer() ? await startPostgres() : undefined;
+  // BENCH_STORES=memory,sqlite: only these stores (e.g. a branch whose other stores lag).
+  const wanted = (kind: StoreKind) => process.env.BENCH_STORES?.split(',').includes(kind) ?? true;
+  const redis = wanted('redis') && hasRedisServer() ? await startRedis() : undefined;
+  const postgres = wanted('postgres') && hasPostgresServer() ? await startPostgres() : undefined;
   const postgresUrl = postgres ? await postgres.createDatabase('bench') : '';
   const kinds: StoreKind[] = ['memory', 'sqlite'];
   if (redis) kinds.push('redis');
@@ -219,8 +221,10 @@ async function inProcess(calls: number, secretKey: string): Promise<void> {
   const { hasRedisServer, startRedis } = await import('../test/helpers/redis');
   const { hasPostgresServer, startPostgres } = await import('../test/helpers/postgres');
   const folder = mkdtempSync(join(tmpdir(), 'paydrop-bench-'));
-  const redis = hasRedisServer() ? await startRedis() : undefined;
-  const postgres = hasPostgresServer() ? await startPostgres() : undefined;
+  // BENCH_STORES=memory,sqlite: only these stores (e.g. a branch whose other stores lag).
+  const wanted = (kind: StoreKind) => process.env.BENCH_STORES?.split(',').includes(kind) ?? true;
+  const redis = wanted('redis') && hasRedisServer() ? await startRedis() : undefined;
+  const postgres = wanted('postgres') && hasPostgresServer() ? await startPostgres() : undefined;
   const stores = [
     ['memory', createMemoryStore()],
     ['sqlite', createSqliteStore({ path: join(folder, 'in-process.db') })],

@@ -33,6 +33,24 @@ const payouts = signal<ReadonlyMap<string, PayoutView>>(new Map());
 const transactions = signal<TransactionPageWire | null>(null);
 const page = signal(1);
 const links = signal<readonly PaymentLinkView[]>([]);
+/** The cursor of the next page of links; null once the oldest is shown. */
+const linksNext = signal<string | null>(null);
+const linksLoading = signal(false);
+
+/** Shows the next page of links under those shown (a link created meanwhile is not repeated). */
+async function showMoreLinks(after: string | null): Promise<void> {
+  linksLoading.value = true;
+  try {
+    const page = await api.links(after);
+    const shown = new Set(links.value.map((link) => link.alias));
+    links.value = [...links.value, ...page.links.filter((link) => !shown.has(link.alias))];
+    linksNext.value = page.next;
+  } catch (error) {
+    linkMessage.value = `The links could not be loaded: ${(error as Error).message}`;
+  } finally {
+    linksLoading.value = false;
+  }
+}
 const notice = signal('');
 
 async function control(path: string, method = 'GET'): Promise<unknown> {
@@ -529,6 +547,20 @@ function Links() {
             ),
           ),
         }),
+    // A real button: reached by Tab, pressed with Enter or Space, named by its text.
+    linksNext.value !== null
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'show-more',
+            'aria-describedby': 'links-title',
+            disabled: linksLoading.value,
+            onClick: () => void showMoreLinks(linksNext.value),
+          },
+          linksLoading.value ? 'Loading more links…' : 'Show more links',
+        )
+      : null,
   );
 }
 
@@ -549,9 +581,7 @@ function start(): void {
   mount('links', Links);
   mount('copy-status', CopyStatus);
   void loadPayouts().catch(() => {});
-  void api.links().then((list) => {
-    links.value = list;
-  });
+  void showMoreLinks(null);
   refresh();
   const events = new EventSource(api.eventsUrl);
   events.addEventListener('status', (event) => {

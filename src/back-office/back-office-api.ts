@@ -5,6 +5,7 @@
  */
 import {
   BACK_OFFICE_PATHS,
+  type PaymentLinkPageWire,
   type PaymentLinkRequestWire,
   type PaymentLinkView,
   type PayoutFormRequirement,
@@ -32,7 +33,8 @@ export interface BackOfficeApi {
   sendPayout(body: PayoutRequestWire): Promise<PayoutResultWire>;
   payouts(): Promise<PayoutView[]>;
   transactions(page: number, perPage: number): Promise<TransactionPageWire>;
-  links(): Promise<PaymentLinkView[]>;
+  /** A page of payment links, newest first: the first, or the one after `after` (a `next`). */
+  links(after?: string | null): Promise<PaymentLinkPageWire>;
   createLink(body: PaymentLinkRequestWire): Promise<PaymentLinkView>;
   /** The URL of the payout moves' Server-Sent Events. */
   readonly eventsUrl: string;
@@ -124,9 +126,22 @@ export function createBackOfficeApi(
       );
       return body as TransactionPageWire;
     },
-    async links() {
-      const { body } = await call(BACK_OFFICE_PATHS.links);
-      return isRecord(body) && Array.isArray(body.links) ? (body.links as PaymentLinkView[]) : [];
+    async links(after) {
+      const { body } = await call(
+        after
+          ? `${BACK_OFFICE_PATHS.links}?after=${encodeURIComponent(after)}`
+          : BACK_OFFICE_PATHS.links,
+      );
+      if (!isRecord(body) || !Array.isArray(body.links))
+        throw new BackOfficeError(
+          'The back office answered with something unreadable.',
+          200,
+          'network',
+        );
+      return {
+        links: body.links as PaymentLinkView[],
+        next: typeof body.next === 'string' ? body.next : null,
+      };
     },
     async createLink(link) {
       const { body } = await post(BACK_OFFICE_PATHS.links, link);

@@ -142,6 +142,15 @@ export interface PaymentLinkView {
   readonly createdAt: string;
 }
 
+/**
+ * The answer of `GET /links?limit=&after=`: a page of links, newest first, and the cursor of the
+ * next page (`after=`), null on the last.
+ */
+export interface PaymentLinkPageWire {
+  readonly links: readonly PaymentLinkView[];
+  readonly next: string | null;
+}
+
 /** The body of `POST /links`. */
 export interface PaymentLinkRequestWire {
   readonly name: string;

@@ -466,6 +466,46 @@ describe('the back office', { timeout: 45_000 }, () => {
     expect(hosted.url()).toMatch(/\/pages\/link\//);
     await hosted.close();
   });
+
+  it('lists every link, a page at a time: "Show more links" by keyboard until none are left', async () => {
+    // 25 links more, made through the back office's own API with the staff's cookies.
+    const total = await page.evaluate(async () => {
+      for (let n = 1; n <= 25; n++) {
+        const made = await fetch('/api/back-office/links', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `Invoice ${n}`, linkType: 'Reusable', currency: 'NGN' }),
+        });
+        if (made.status !== 201) throw new Error(`link ${n}: ${made.status}`);
+      }
+      let count = 0;
+      let after: string | null = null;
+      do {
+        const query: string = after ? `?after=${encodeURIComponent(after)}` : '';
+        const listed = await (await fetch(`/api/back-office/links${query}`)).json();
+        count += listed.links.length;
+        after = listed.next;
+      } while (after);
+      return count;
+    });
+    expect(total).toBeGreaterThanOrEqual(25);
+    await page.reload();
+    const rows = page.locator('#links tbody tr');
+    await rows.nth(19).waitFor();
+    expect(await rows.count()).toBe(20);
+    // Newest first: the last link made heads the list.
+    expect(await rows.first().textContent()).toMatch(/Invoice 25/);
+    const more = page.getByRole('button', { name: 'Show more links' });
+    while ((await rows.count()) < total) {
+      const shown = await rows.count();
+      await more.focus();
+      await page.keyboard.press('Enter');
+      await rows.nth(Math.min(total, shown + 20) - 1).waitFor();
+    }
+    expect(await rows.count()).toBe(total);
+    await expect.poll(() => more.count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
 });
 
 // Keeps the shop's header link honest: the back office is one click from the shop.

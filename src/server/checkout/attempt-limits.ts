@@ -13,7 +13,18 @@
  * the first slot frees, so an attacker past the limit costs one `get` a request.
  */
 import { CheckoutError } from '../http';
-import type { CheckoutStore } from '../store';
+import {
+  type CheckoutStore,
+  checkFields,
+  checkTrue,
+  createRecords,
+  put,
+  putNew,
+  recordKind,
+  remove,
+  type StoreWrite,
+} from '../store';
+import { limitSlotKind } from './checkout-records';
 
 /** The limits' numbers, all per sliding window; every one is an option (docs/server.md, "Limits against card testing"). */
 export interface CheckoutLimits {
@@ -119,6 +130,24 @@ export interface CardAttemptContext extends AttemptContext {
 /** Gives back what a check counted, when the attempt never reached the provider. */
 export type Release = () => Promise<void>;
 
+/** A card payment's decline was counted (by its reference): once. */
+const cardDeclinedKind = recordKind<true>({
+  name: 'card-declined',
+  ttlMs: 24 * 3600 * 1000,
+  check: checkTrue,
+});
+
+/** Who attempted a card payment (by its reference), so its decline is counted against them. */
+const cardAttemptKind = recordKind<AttemptContext>({
+  name: 'card-attempt',
+  ttlMs: 24 * 3600 * 1000,
+  check: checkFields<AttemptContext>({
+    orderId: 'string|null',
+    checkoutId: 'string',
+    address: 'string|null',
+  }),
+});
+
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -127,21 +156,25 @@ const DAY_MS = 24 * HOUR_MS;
  * there was one; `reached` says whether all are spent, without spending.
  */
 function createSlots(store: CheckoutStore, now: () => number) {
+  const typed = createRecords(store);
+  /** Every slot of a window, in one read. */
+  const slotsOf = (key: string, limit: number) =>
+    typed.getMany(
+      Array.from({ length: limit }, (_, slot) => [limitSlotKind, `${key}:${slot}`] as const),
+    );
+
   async function fullUntil(key: string): Promise<number | undefined> {
-    const until = await store.get(`${key}:full`);
-    return typeof until === 'number' && until > now() ? until : undefined;
+    const until = await typed.get(limitSlotKind, `${key}:full`);
+    return until !== undefined && until > now() ? until : undefined;
   }
 
   /** All N slots spent: mark it until the first frees, and say when that is. */
   async function markFull(key: string, limit: number, windowMs: number): Promise<number> {
-    const values = await Promise.all(
-      Array.from({ length: limit }, (_, slot) => store.get(`${key}:${slot}`)),
-    );
-    const times = values.filter((value): value is number => typeof value === 'number');
+    const times = (await slotsOf(key, limit)).filter((value) => value !== undefined);
     // Fewer than N: slots freed meanwhile; a second from now is soon enough to look again.
     const until = times.length < limit ? now() + 1000 : Math.min(...times);
     const ttl = Math.max(1, Math.min(until - now(), windowMs));
-    await store.set(`${key}:full`, until, ttl);
+    await typed.commit([put(limitSlotKind, `${key}:full`, until, ttl)]);
     return until;
   }
 
@@ -157,7 +190,8 @@ function createSlots(store: CheckoutStore, now: () => number) {
       const start = Math.floor(Math.random() * limit);
       for (let step = 0; step < limit; step++) {
         const slot = `${key}:${(start + step) % limit}`;
-        if (await store.add(slot, now() + windowMs, windowMs)) return { ok: true, slot };
+        if (await typed.commit([putNew(limitSlotKind, slot, now() + windowMs, windowMs)]))
+          return { ok: true, slot };
       }
       return { ok: false, until: await markFull(key, limit, windowMs) };
     },
@@ -168,12 +202,13 @@ function createSlots(store: CheckoutStore, now: () => number) {
       const start = Math.floor(Math.random() * limit);
       for (let step = 0; step < limit; step++) {
         const slot = (start + step) % limit;
-        if (await store.add(`${key}:${slot}`, now() + windowMs, windowMs)) break;
+        if (
+          await typed.commit([putNew(limitSlotKind, `${key}:${slot}`, now() + windowMs, windowMs)])
+        )
+          break;
       }
-      const values = await Promise.all(
-        Array.from({ length: limit }, (_, slot) => store.get(`${key}:${slot}`)),
-      );
-      if (values.every((value) => typeof value === 'number')) await markFull(key, limit, windowMs);
+      const values = await slotsOf(key, limit);
+      if (values.every((value) => value !== undefined)) await markFull(key, limit, windowMs);
     },
 
     /** When the window frees again if it is full (as recorded), else undefined. */
@@ -181,8 +216,7 @@ function createSlots(store: CheckoutStore, now: () => number) {
 
     /** Gives a slot back (`take`'s), and the window's full mark with it. */
     async give(key: string, slot: string): Promise<void> {
-      await store.delete(slot);
-      await store.delete(`${key}:full`);
+      await typed.commit([remove(limitSlotKind, slot), remove(limitSlotKind, `${key}:full`)]);
     },
   };
 }
@@ -208,6 +242,7 @@ const CARD_MESSAGE = 'Too many card attempts for this payment; come back later o
 
 export function createAttemptLimits(deps: AttemptLimitsDeps) {
   const { store, now, limits } = deps;
+  const typed = createRecords(store);
   const slots = createSlots(store, now);
   const cardWindow = limits.cardWindowSeconds * 1000;
 
@@ -283,8 +318,8 @@ export function createAttemptLimits(deps: AttemptLimitsDeps) {
     },
 
     /** Remembers who attempted a card payment, so its decline, however learned, is counted. */
-    async cardInitiated(reference: string, context: AttemptContext): Promise<void> {
-      await store.set(`card-attempt:${reference}`, context, DAY_MS);
+    cardInitiated(reference: string, context: AttemptContext): StoreWrite {
+      return put(cardAttemptKind, reference, context);
     },
 
     /**
@@ -293,8 +328,8 @@ export function createAttemptLimits(deps: AttemptLimitsDeps) {
      * see it initiated (the hosted page: no address).
      */
     async cardDeclined(reference: string, fallback?: AttemptContext): Promise<void> {
-      if (!(await store.add(`card-declined:${reference}`, true, cardWindow))) return;
-      const seen = (await store.get(`card-attempt:${reference}`)) as AttemptContext | undefined;
+      if (!(await typed.commit([putNew(cardDeclinedKind, reference, true, cardWindow)]))) return;
+      const seen = await typed.get(cardAttemptKind, reference);
       const context = seen ?? fallback;
       if (!context) return;
       for (const { key, limit } of cardCounters(context, 'declines'))

@@ -13,9 +13,20 @@
  */
 import type { Money } from '../../protocol';
 import type { ProviderClient } from '../../provider/client';
-import type { CheckoutStore } from '../store';
+import {
+  type CheckoutStore,
+  checkFields,
+  checkString,
+  checkTrue,
+  createRecords,
+  put,
+  putNew,
+  recordKind,
+  remove,
+} from '../store';
 import type { AttemptContext, AttemptLimits } from './attempt-limits';
 import { CARD } from './channels';
+import { type CheckoutOf, finalizeSentKind, paymentKind } from './checkout-records';
 import type { Outcomes } from './outcomes';
 import { PAYMENT_TTL_MS, type PaymentRecord, type PaymentRecords } from './payment-records';
 
@@ -48,6 +59,49 @@ export interface HostedCardDeps {
   readonly now: () => number;
 }
 
+/** A page opened (by its alias). */
+const hostedPageKind = recordKind<HostedCardAttempt>({
+  name: 'hosted',
+  ttlMs: PAYMENT_TTL_MS,
+  check: checkFields<HostedCardAttempt>({
+    alias: 'string',
+    url: 'string',
+    checkoutId: 'string',
+    orderId: 'string|null',
+    linkAlias: 'string|null',
+    amount: 'object',
+    returnTo: 'string|null',
+    opener: 'object',
+    createdAt: 'number',
+  }),
+});
+/** The page of an order (or link checkout): its alias. */
+const hostedPageOfKind = recordKind<string, CheckoutOf>({
+  name: 'hosted',
+  ttlMs: PAYMENT_TTL_MS,
+  check: checkString,
+  key: (of) =>
+    of.orderId !== null ? `hosted:order:${of.orderId}` : `hosted:checkout:${of.checkoutId}`,
+});
+/** The payment a page made this visit (by the page's alias). */
+const hostedPaymentKind = recordKind<string>({
+  name: 'hosted-payment',
+  ttlMs: PAYMENT_TTL_MS,
+  check: checkString,
+});
+/** The customer cancelled on the page (by its alias). */
+const hostedCancelledKind = recordKind<true>({
+  name: 'hosted-cancelled',
+  ttlMs: REUSE_MS,
+  check: checkTrue,
+});
+/** The page a payment was made on (by the payment's reference): the first word stands. */
+const hostedOfKind = recordKind<string>({
+  name: 'hosted-of',
+  ttlMs: PAYMENT_TTL_MS,
+  check: checkString,
+});
+
 export function createHostedCard({
   limits,
   provider,
@@ -56,14 +110,10 @@ export function createHostedCard({
   outcomes,
   now,
 }: HostedCardDeps) {
-  const attemptKey = (alias: string) => `hosted:${alias}`;
-  const ownerKey = (checkout: { orderId: string | null; checkoutId: string }) =>
-    checkout.orderId !== null
-      ? `hosted:order:${checkout.orderId}`
-      : `hosted:checkout:${checkout.checkoutId}`;
+  const typed = createRecords(store);
 
   async function attempt(alias: string): Promise<HostedCardAttempt | undefined> {
-    return (await store.get(attemptKey(alias))) as HostedCardAttempt | undefined;
+    return typed.get(hostedPageKind, alias);
   }
 
   return {
@@ -84,8 +134,7 @@ export function createHostedCard({
       readonly returnTo: string | null;
       readonly opener: AttemptContext;
     }): Promise<HostedCardAttempt> {
-      const owner = ownerKey(input);
-      const known = (await store.get(owner)) as string | undefined;
+      const known = await typed.get(hostedPageOfKind, input);
       const existing = known ? await attempt(known) : undefined;
       if (
         existing &&
@@ -93,10 +142,12 @@ export function createHostedCard({
         existing.amount.amountMinor === input.amount.amountMinor &&
         existing.amount.currency === input.amount.currency
       ) {
-        await store.delete(`hosted-payment:${existing.alias}`);
-        await store.delete(`hosted-cancelled:${existing.alias}`);
         const updated = { ...existing, returnTo: input.returnTo, opener: input.opener };
-        await store.set(attemptKey(existing.alias), updated, PAYMENT_TTL_MS);
+        await typed.commit([
+          remove(hostedPaymentKind, existing.alias),
+          remove(hostedCancelledKind, existing.alias),
+          put(hostedPageKind, existing.alias, updated),
+        ]);
         return updated;
       }
       const link = await provider.createPaymentLink({
@@ -118,8 +169,10 @@ export function createHostedCard({
         opener: input.opener,
         createdAt: now(),
       };
-      await store.set(attemptKey(created.alias), created, PAYMENT_TTL_MS);
-      await store.set(owner, created.alias, PAYMENT_TTL_MS);
+      await typed.commit([
+        put(hostedPageKind, created.alias, created),
+        put(hostedPageOfKind, input, created.alias),
+      ]);
       return created;
     },
 
@@ -130,13 +183,13 @@ export function createHostedCard({
      * already another page's or another payment's: the first word stands.
      */
     async adopt(reference: string, alias: string): Promise<boolean> {
-      const page = await attempt(alias);
+      const [page, initiated] = await typed.getMany([
+        [hostedPageKind, alias],
+        [paymentKind, reference],
+      ] as const);
       if (!page) return false;
-      if (!(await store.add(`hosted-of:${reference}`, alias, PAYMENT_TTL_MS))) {
-        return (await store.get(`hosted-of:${reference}`)) === alias;
-      }
       // A reference the companion initiated itself is not a page's, whatever a URL says.
-      if (await records.get(reference)) return false;
+      if (initiated) return (await typed.get(hostedOfKind, reference)) === alias;
       const record: PaymentRecord = {
         reference,
         checkoutId: page.checkoutId,
@@ -150,32 +203,39 @@ export function createHostedCard({
         returnTo: page.returnTo,
         createdAt: now(),
       };
-      await records.add(record);
-      // A decline of this payment counts against whoever opened the page (its address included).
-      await limits.cardInitiated(reference, page.opener);
-      // The page finalized it: from now on it may succeed without the customer, so the order is
-      // never paid again meanwhile, and the companion never finalizes it a second time.
-      await records.markFinalizeSent(reference);
-      await records.setFinalizeAnswer(reference, 'PENDING');
-      await store.set(`hosted-payment:${alias}`, reference, PAYMENT_TTL_MS);
-      await store.delete(`hosted-cancelled:${alias}`);
-      await outcomes.hint(reference, now(), false);
+      const hint = outcomes.hinting(reference, now(), false);
+      // All of it or none, in one commit guarded by the reference's page (the first word stands).
+      const adopted = await typed.commit([
+        putNew(hostedOfKind, reference, alias),
+        ...(await records.add(record)),
+        // A decline of this payment counts against whoever opened the page (its address included).
+        limits.cardInitiated(reference, page.opener),
+        // The page finalized it: from now on it may succeed without the customer, so the order is
+        // never paid again meanwhile, and the companion never finalizes it a second time.
+        put(finalizeSentKind, reference, true),
+        records.finalizeAnswerWrite(reference, 'PENDING'),
+        put(hostedPaymentKind, alias, reference),
+        remove(hostedCancelledKind, alias),
+        hint.write,
+      ]);
+      if (!adopted) return (await typed.get(hostedOfKind, reference)) === alias;
+      hint.committed();
       return true;
     },
 
     /** The customer cancelled on the page. */
     async cancelled(alias: string): Promise<void> {
-      if (await attempt(alias)) await store.set(`hosted-cancelled:${alias}`, true, REUSE_MS);
+      if (await attempt(alias)) await typed.commit([put(hostedCancelledKind, alias, true)]);
     },
 
     /** What this visit of the page did so far: a payment's reference, a cancel, or nothing. */
     async outcome(alias: string): Promise<{ reference: string | null; cancelled: boolean }> {
-      const reference = (await store.get(`hosted-payment:${alias}`)) as string | undefined;
+      const [reference, cancelled] = await typed.getMany([
+        [hostedPaymentKind, alias],
+        [hostedCancelledKind, alias],
+      ] as const);
       if (reference) return { reference, cancelled: false };
-      return {
-        reference: null,
-        cancelled: (await store.get(`hosted-cancelled:${alias}`)) === true,
-      };
+      return { reference: null, cancelled: cancelled === true };
     },
   };
 }

@@ -15,15 +15,22 @@ import {
 import { failureDetails } from '../../protocol/failure-reason';
 import type { ProviderClient } from '../../provider/client';
 import { type JobPicker, type JobResult, nextAttempt } from '../jobs';
-import type { CheckoutStore } from '../store';
+import { type CheckoutStore, checkFields, put, putNew, remove, type StoreWrite } from '../store';
 import type { AttemptLimits } from './attempt-limits';
 import { forBrowser } from './browser-reason';
 import { serverChannel } from './channels';
+import {
+  firstSuccessKind,
+  linkSucceededKind,
+  lookupKind,
+  outcomeKind,
+  paymentKind,
+  reportingKind,
+} from './checkout-records';
 import type { CheckoutHandlerOptions, CheckoutLogger, PaymentOutcome } from './options';
 import {
   DAY_MS,
   type FinalStatus,
-  PAYMENT_TTL_MS,
   type PaymentRecord,
   type PaymentRecords,
 } from './payment-records';
@@ -52,6 +59,13 @@ export interface PaymentJob {
   readonly unfinalizedUntil?: number;
 }
 
+/** A payment job as read back from the store's queue: checked, not trusted. */
+const checkPaymentJob = checkFields<PaymentJob>({
+  reference: 'string',
+  since: 'number',
+  fresh: 'boolean',
+});
+
 export interface OutcomeDeps {
   readonly options: CheckoutHandlerOptions;
   readonly provider: ProviderClient;
@@ -79,7 +93,8 @@ function isRefusal(error: unknown): boolean {
 }
 
 export function createOutcomes(deps: OutcomeDeps) {
-  const { options, provider, store, records, logger, now } = deps;
+  const { options, provider, records, logger, now } = deps;
+  const typed = records.records;
 
   /**
    * The first success of an order (or of a link's checkout) is the one the customer sees; any
@@ -90,19 +105,14 @@ export function createOutcomes(deps: OutcomeDeps) {
     payment: PaymentRecord | undefined,
   ): Promise<string | null> {
     if (!payment) return null;
-    const key =
-      payment.orderId !== null
-        ? `first-success:order:${payment.orderId}`
-        : `first-success:checkout:${payment.checkoutId}`;
-    if (await store.add(key, reference, PAYMENT_TTL_MS)) return null;
-    const first = (await store.get(key)) as string | undefined;
+    if (await typed.commit([putNew(firstSuccessKind, payment, reference)])) return null;
+    const first = await typed.get(firstSuccessKind, payment);
     return first === undefined || first === reference ? null : first;
   }
 
   /** A card payment that failed, however it was learned: once per reference (limits.ts). */
-  async function countDecline(reference: string): Promise<void> {
+  async function countDecline(reference: string, payment: PaymentRecord | undefined) {
     if (!deps.limits) return;
-    const payment = await records.get(reference);
     if (!payment || !serverChannel(payment.channel).cardTesting) return;
     await deps.limits.cardDeclined(reference, {
       orderId: payment.orderId,
@@ -124,17 +134,30 @@ export function createOutcomes(deps: OutcomeDeps) {
     // Why it failed, in the contract's terms (issue 12): kept for /status, told to the merchant
     // and to the browsers.
     const failure = failureDetails(reportOf);
-    await records.setConfirmed(reference, status, failure);
-    if (status === 'FAILED') await countDecline(reference);
-    if (await records.reported(reference)) return 'already';
-    if (!(await store.add(`reporting:${reference}`, true, REPORTING_LOCK_MS))) return 'busy';
+    const confirmed = records.confirmedWrites(reference, status, failure);
+    const [reported, payment] = await typed.getMany([
+      [outcomeKind, reference],
+      [paymentKind, reference],
+    ] as const);
+    // The confirmed status and the reporting lock in one commit; the status alone when reported.
+    if (reported) {
+      await typed.commit(confirmed);
+      if (status === 'FAILED') await countDecline(reference, payment);
+      return 'already';
+    }
+    const locked = await typed.commit([
+      ...confirmed,
+      putNew(reportingKind, reference, true, REPORTING_LOCK_MS),
+    ]);
+    if (!locked) await typed.commit(confirmed);
+    if (status === 'FAILED') await countDecline(reference, payment);
+    if (!locked) return 'busy';
     // Looked at again under the lock: another caller may have reported and let go of the lock
     // between our first look and taking it (seen on Redis as a payment reported twice).
     if (await records.reported(reference)) {
-      await store.delete(`reporting:${reference}`);
+      await typed.commit([remove(reportingKind, reference)]);
       return 'already';
     }
-    const payment = await records.get(reference);
     try {
       const duplicateOf = status === 'SUCCESSFUL' ? await firstSuccess(reference, payment) : null;
       const outcome: PaymentOutcome = {
@@ -168,27 +191,34 @@ export function createOutcomes(deps: OutcomeDeps) {
       }
       await options.onPaymentOutcome?.(outcome);
     } catch (error) {
-      await store.delete(`reporting:${reference}`);
+      await typed.commit([remove(reportingKind, reference)]);
       logger.error('paydrop: onPaymentOutcome failed; the outcome will be reported again', {
         reference,
         error: error instanceof Error ? error.message : String(error),
       });
       return 'failed';
     }
-    await store.set(`outcome:${reference}`, status, PAYMENT_TTL_MS);
-    // A link paid through the checkout, for the back office's list (which knows whether the link
-    // was one-time; the companion does not, so this blocks nothing here).
-    if (status === 'SUCCESSFUL' && payment?.linkAlias) {
-      await store.set(`link-succeeded:${payment.linkAlias}`, reference, PAYMENT_TTL_MS);
-    }
-    await store.delete(`reporting:${reference}`);
-    await store.append(`events:${reference}`, {
-      type: 'status',
-      reference,
-      status,
-      // The browser hears a plain decline, not what would tell a tester the card is live.
-      ...forBrowser(failure),
-    });
+    // The outcome, what follows from it and its event, in one commit: never one without the other.
+    await typed.commit([
+      put(outcomeKind, reference, status),
+      // A link paid through the checkout, for the back office's list (which knows whether the
+      // link was one-time; the companion does not, so this blocks nothing here).
+      ...(status === 'SUCCESSFUL' && payment?.linkAlias
+        ? [put(linkSucceededKind, payment.linkAlias, reference)]
+        : []),
+      remove(reportingKind, reference),
+      {
+        op: 'append',
+        stream: `events:${reference}`,
+        value: {
+          type: 'status',
+          reference,
+          status,
+          // The browser hears a plain decline, not what would tell a tester the card is live.
+          ...forBrowser(failure),
+        },
+      },
+    ]);
     return 'reported';
   }
 
@@ -200,11 +230,9 @@ export function createOutcomes(deps: OutcomeDeps) {
    */
   async function settle(reference: string, fresh: boolean): Promise<PaymentStatusReport> {
     let answer = await deps.status(reference, fresh);
-    if (
-      answer.paymentStatus === 'PENDING' &&
-      (await records.finalizeSent(reference)) &&
-      (await records.finalizeAnswer(reference)) === undefined
-    ) {
+    const finalizing =
+      answer.paymentStatus === 'PENDING' ? await records.finalizing(reference) : undefined;
+    if (finalizing?.sent && finalizing.answer === undefined) {
       try {
         const finalization = await provider.finalizePayment(reference);
         await records.setFinalizeAnswer(reference, finalization.status);
@@ -244,9 +272,48 @@ export function createOutcomes(deps: OutcomeDeps) {
     await deps.jobs().schedule(PAYMENT_QUEUE, reference, job, now() + RECONCILE_FIRST_MS);
   }
 
+  /** `hint`'s job as a write, for a call's commit; `committed` wakes the picker after it. */
+  function hinting(reference: string, dueAt = now(), fresh = true) {
+    const job: PaymentJob = { reference, since: now(), fresh };
+    const write: StoreWrite = {
+      op: 'schedule',
+      queue: PAYMENT_QUEUE,
+      key: reference,
+      value: job,
+      dueAt,
+    };
+    return { write, committed: () => deps.jobs().scheduled(dueAt) };
+  }
+
+  /**
+   * `track`'s job as a write, for the initiating call's commit; `committed` then wakes the picker
+   * (after the commit: a picker woken before it would find nothing).
+   */
+  function tracking(reference: string, unfinalizedUntil?: number) {
+    const job: PaymentJob = {
+      reference,
+      since: now(),
+      fresh: false,
+      ...(unfinalizedUntil !== undefined ? { unfinalizedUntil } : {}),
+    };
+    const dueAt = now() + RECONCILE_FIRST_MS;
+    const write: StoreWrite = {
+      op: 'schedule',
+      queue: PAYMENT_QUEUE,
+      key: reference,
+      value: job,
+      dueAt,
+    };
+    return { write, committed: () => deps.jobs().scheduled(dueAt) };
+  }
+
   /** One run of a payment's confirmation job. */
-  async function runJob(_key: string, value: unknown): Promise<JobResult> {
-    const job = value as PaymentJob;
+  async function runJob(key: string, value: unknown): Promise<JobResult> {
+    const job = checkPaymentJob(value);
+    if (!job) {
+      logger.error('paydrop: dropped a payment job in a shape this paydrop never writes', { key });
+      return { done: true };
+    }
     const reference = job.reference;
     if (await records.reported(reference)) return { done: true };
     // A card never finalized past its hours: nothing can charge it; stop (issue 20).
@@ -260,9 +327,9 @@ export function createOutcomes(deps: OutcomeDeps) {
     if (!known) {
       // Not ours, or forged: at most one provider call per reference per minute, for a day.
       if (now() - job.since > UNKNOWN_GIVE_UP_MS) return { done: true };
-      if (!(await store.add(`lookup:${reference}`, 'asking', UNKNOWN_LOOKUP_MS))) {
+      if (!(await typed.commit([putNew(lookupKind, reference, 'asking', UNKNOWN_LOOKUP_MS)]))) {
         // Asked within the minute: the provider said it has no such payment, or is being asked.
-        if ((await store.get(`lookup:${reference}`)) === 'absent') return { done: true };
+        if ((await typed.get(lookupKind, reference)) === 'absent') return { done: true };
         return { retryAt: now() + UNKNOWN_LOOKUP_MS };
       }
     }
@@ -273,7 +340,7 @@ export function createOutcomes(deps: OutcomeDeps) {
       }
     } catch (error) {
       if (!known && error instanceof ProviderNotFoundError) {
-        await store.set(`lookup:${reference}`, 'absent', UNKNOWN_LOOKUP_MS);
+        await typed.commit([put(lookupKind, reference, 'absent', UNKNOWN_LOOKUP_MS)]);
         return { done: true };
       }
       if (!(error instanceof ProviderError)) throw error;
@@ -293,7 +360,7 @@ export function createOutcomes(deps: OutcomeDeps) {
     return { retryAt: known ? at : Math.max(at, now() + UNKNOWN_LOOKUP_MS) };
   }
 
-  return { report, settle, confirm, hint, track, runJob, isRefusal };
+  return { report, settle, confirm, hint, hinting, track, tracking, runJob, isRefusal };
 }
 
 export type Outcomes = ReturnType<typeof createOutcomes>;

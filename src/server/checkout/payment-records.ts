@@ -4,105 +4,124 @@
  * is never started before the previous one is settled, issue 9), how far a card's finalize got,
  * the provider-confirmed status and the outcome reported to the merchant.
  */
-import type { Channel, Money, PaymentStatus } from '../../protocol';
-import type {
-  PaymentFailureReason,
-  PaymentViewWire,
-  VirtualAccountWire,
-} from '../../protocol/contract';
-import type { CheckoutStore } from '../store';
+import type { PaymentStatus } from '../../protocol';
+import type { PaymentViewWire } from '../../protocol/contract';
+import { type CheckoutStore, createRecords, put, type Records, type StoreWrite } from '../store';
 import { serverChannel } from './channels';
+import {
+  type CheckoutOf,
+  checkoutPaymentsKind,
+  confirmedKind,
+  type FailureDetails,
+  type FinalizeAnswer,
+  type FinalStatus,
+  failureKind,
+  finalizeAnswerKind,
+  finalizeSentKind,
+  orderPaymentsKind,
+  outcomeKind,
+  PAYMENT_TTL_MS,
+  type PaymentRecord,
+  paymentKind,
+  returnedKind,
+} from './checkout-records';
 
-export const DAY_MS = 24 * 3600 * 1000;
-/** How long what the companion knows about one payment is kept. */
-export const PAYMENT_TTL_MS = 30 * DAY_MS;
+export {
+  DAY_MS,
+  type FailureDetails,
+  type FinalizeAnswer,
+  type FinalStatus,
+  PAYMENT_TTL_MS,
+  type PaymentRecord,
+} from './checkout-records';
+
 /** References remembered per order or checkout; older ones are settled or long abandoned. */
 const MAX_REFERENCES = 20;
 
-/** What the store keeps per payment reference. */
-export interface PaymentRecord {
-  readonly reference: string;
-  /** The checkout (session id) that initiated it. */
-  readonly checkoutId: string;
-  readonly orderId: string | null;
-  readonly linkAlias: string | null;
-  readonly channel: Channel;
-  readonly amount: Money;
-  readonly fees: Money;
-  readonly virtualAccount: VirtualAccountWire | null;
-  readonly bankAuthUrl: string | null;
-  readonly returnTo: string | null;
-  readonly createdAt: number;
-}
-
-export type FinalStatus = 'SUCCESSFUL' | 'FAILED';
-
-/**
- * Why a payment failed, whole, as the merchant's outcome carries it; the browser's `/status` and
- * event stream get it through forBrowser (browser-reason.ts), which hides the revealing reasons.
- */
-export interface FailureDetails {
-  readonly reason?: PaymentFailureReason;
-  readonly paid?: Money;
-}
-
-/** A finalize the provider refused outright (4xx): nothing was charged by it. */
-export type FinalizeAnswer = PaymentStatus | 'REFUSED';
-
 /** `now`: the provider's clock as the companion measures it (a transfer's expiry is on it). */
 export function createPaymentRecords(store: CheckoutStore, now: () => number) {
-  const listKeys = (record: { orderId: string | null; checkoutId: string }) => [
-    ...(record.orderId !== null ? [`payments:order:${record.orderId}`] : []),
-    `payments:checkout:${record.checkoutId}`,
-  ];
-
-  async function referencesOf(key: string): Promise<string[]> {
-    const value = await store.get(key);
-    return Array.isArray(value) ? value.filter((item) => typeof item === 'string') : [];
-  }
+  const records: Records = createRecords(store);
+  /** The list a checkout's earlier payments are looked up in: its order's, else its own. */
+  const earlierList = (of: CheckoutOf) =>
+    of.orderId !== null
+      ? records.get(orderPaymentsKind, of.orderId)
+      : records.get(checkoutPaymentsKind, of.checkoutId);
 
   return {
+    /** The typed store these records live in (for the calls that read or commit beside them). */
+    records,
+
     async get(reference: string): Promise<PaymentRecord | undefined> {
-      return (await store.get(`payment:${reference}`)) as PaymentRecord | undefined;
+      return records.get(paymentKind, reference);
     },
 
-    /** Saves a new payment and remembers it under its order and its checkout. */
-    async add(record: PaymentRecord, ttlMs?: number | undefined): Promise<void> {
-      // A card not yet finalized is kept for hours only (issue 20); finalize keeps it 30 days.
-      await store.set(`payment:${record.reference}`, record, ttlMs || PAYMENT_TTL_MS);
-      for (const key of listKeys(record)) {
-        const known = (await referencesOf(key)).filter((item) => item !== record.reference);
-        await store.set(key, [...known, record.reference].slice(-MAX_REFERENCES), PAYMENT_TTL_MS);
-      }
+    /**
+     * The writes that save a new payment and remember it under its order and its checkout, for
+     * the initiating call's one commit (its lists read here in one round trip).
+     */
+    async add(record: PaymentRecord, ttlMs?: number | undefined): Promise<StoreWrite[]> {
+      const [byOrder, byCheckout] = await records.getMany([
+        [orderPaymentsKind, record.orderId ?? ''],
+        [checkoutPaymentsKind, record.checkoutId],
+      ] as const);
+      const withThis = (known: readonly string[] | undefined) =>
+        [...(known ?? []).filter((item) => item !== record.reference), record.reference].slice(
+          -MAX_REFERENCES,
+        );
+      return [
+        // A card not yet finalized is kept for hours only (issue 20); finalize keeps it 30 days.
+        put(paymentKind, record.reference, record, ttlMs || PAYMENT_TTL_MS),
+        ...(record.orderId !== null
+          ? [put(orderPaymentsKind, record.orderId, withThis(byOrder))]
+          : []),
+        put(checkoutPaymentsKind, record.checkoutId, withThis(byCheckout)),
+      ];
     },
 
     /**
      * Every payment initiated for this order (by any checkout of it), or for this checkout of a
      * payment link, newest first.
      */
-    async earlier(checkout: { orderId: string | null; checkoutId: string }): Promise<string[]> {
-      const [key = ''] = listKeys(checkout);
-      return (await referencesOf(key)).reverse();
+    async earlier(checkout: CheckoutOf): Promise<string[]> {
+      return [...((await earlierList(checkout)) ?? [])].reverse();
+    },
+
+    /** What is known for sure, in one read: the outcome reported, else the confirmed status. */
+    async known(reference: string): Promise<FinalStatus | undefined> {
+      const { reported, confirmed } = await this.finalStatuses(reference);
+      return reported ?? confirmed;
+    },
+
+    /** The outcome reported and the status confirmed, in one read. */
+    async finalStatuses(
+      reference: string,
+    ): Promise<{ reported: FinalStatus | undefined; confirmed: FinalStatus | undefined }> {
+      const [reported, confirmed] = await records.getMany([
+        [outcomeKind, reference],
+        [confirmedKind, reference],
+      ] as const);
+      return { reported, confirmed };
     },
 
     /** The status the provider confirmed as final (whether or not the merchant heard yet). */
     async confirmed(reference: string): Promise<FinalStatus | undefined> {
-      return (await store.get(`confirmed:${reference}`)) as FinalStatus | undefined;
+      return records.get(confirmedKind, reference);
     },
     /** `failure`, when given, keeps why a FAILED payment failed (issue 12), for `/status`. */
-    async setConfirmed(
+    confirmedWrites(
       reference: string,
       status: FinalStatus,
       failure: FailureDetails = {},
-    ): Promise<void> {
-      if (failure.reason) await store.set(`failure:${reference}`, failure, PAYMENT_TTL_MS);
-      await store.set(`confirmed:${reference}`, status, PAYMENT_TTL_MS);
+    ): StoreWrite[] {
+      return [
+        ...(failure.reason ? [put(failureKind, reference, failure)] : []),
+        put(confirmedKind, reference, status),
+      ];
     },
 
     /** Why a confirmed FAILED payment failed, as far as the provider said; {} when it did not. */
     async failure(reference: string): Promise<FailureDetails> {
-      const known = await store.get(`failure:${reference}`);
-      return known && typeof known === 'object' ? (known as FailureDetails) : {};
+      return (await records.get(failureKind, reference)) ?? {};
     },
 
     /** Now on the provider's clock (as measured), the clock of every instant the browser gets. */
@@ -110,29 +129,44 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
 
     /** The outcome reported to the merchant's hook (and the browsers), once. */
     async reported(reference: string): Promise<FinalStatus | undefined> {
-      return (await store.get(`outcome:${reference}`)) as FinalStatus | undefined;
+      return records.get(outcomeKind, reference);
     },
 
     /** Set before finalize is sent: from then on the card may be charged. */
     async markFinalizeSent(reference: string): Promise<void> {
-      await store.set(`finalize-sent:${reference}`, true, PAYMENT_TTL_MS);
       // From now on the card may be charged: its record is kept as long as any payment's.
-      const record = await store.get(`payment:${reference}`);
-      if (record) await store.set(`payment:${reference}`, record, PAYMENT_TTL_MS);
+      const record = await records.get(paymentKind, reference);
+      await records.commit([
+        put(finalizeSentKind, reference, true),
+        ...(record ? [put(paymentKind, reference, record)] : []),
+      ]);
     },
     async finalizeSent(reference: string): Promise<boolean> {
-      return (await store.get(`finalize-sent:${reference}`)) === true;
+      return (await records.get(finalizeSentKind, reference)) === true;
+    },
+    /** Whether finalize was sent, and what it answered, in one read. */
+    async finalizing(
+      reference: string,
+    ): Promise<{ sent: boolean; answer: FinalizeAnswer | undefined }> {
+      const [sent, answer] = await records.getMany([
+        [finalizeSentKind, reference],
+        [finalizeAnswerKind, reference],
+      ] as const);
+      return { sent: sent === true, answer };
+    },
+    finalizeAnswerWrite(reference: string, answer: FinalizeAnswer): StoreWrite {
+      return put(finalizeAnswerKind, reference, answer);
     },
     async setFinalizeAnswer(reference: string, answer: FinalizeAnswer): Promise<void> {
-      await store.set(`finalize-answer:${reference}`, answer, PAYMENT_TTL_MS);
+      await records.commit([put(finalizeAnswerKind, reference, answer)]);
     },
     async finalizeAnswer(reference: string): Promise<FinalizeAnswer | undefined> {
-      return (await store.get(`finalize-answer:${reference}`)) as FinalizeAnswer | undefined;
+      return records.get(finalizeAnswerKind, reference);
     },
 
     /** The bank sent the customer back: a PENDING bank payment is now settling. */
-    async markReturned(reference: string): Promise<void> {
-      await store.set(`returned:${reference}`, true, PAYMENT_TTL_MS);
+    returnedWrite(reference: string): StoreWrite {
+      return put(returnedKind, reference, true);
     },
 
     /**
@@ -143,10 +177,11 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
      */
     async committed(record: PaymentRecord): Promise<boolean> {
       return serverChannel(record.channel).committed({
-        finalizedUnrefused: async () =>
-          (await this.finalizeSent(record.reference)) &&
-          (await this.finalizeAnswer(record.reference)) !== 'REFUSED',
-        returned: async () => (await store.get(`returned:${record.reference}`)) === true,
+        finalizedUnrefused: async () => {
+          const { sent, answer } = await this.finalizing(record.reference);
+          return sent && answer !== 'REFUSED';
+        },
+        returned: async () => (await records.get(returnedKind, record.reference)) === true,
       });
     },
 

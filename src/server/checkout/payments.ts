@@ -18,10 +18,11 @@ import type { PaymentViewWire, StatusWire } from '../../protocol/contract';
 import { failureDetails, failureReasonOf } from '../../protocol/failure-reason';
 import type { ProviderClient } from '../../provider/client';
 import { CheckoutError } from '../http';
-import type { CheckoutStore } from '../store';
+import { type CheckoutStore, put, remove } from '../store';
 import { type AttemptLimits, takeLockWaiting } from './attempt-limits';
 import { forBrowser } from './browser-reason';
 import { CARD, serverChannel } from './channels';
+import { challengeKind, firstSuccessKind, initiatingKind, linkPaidKind } from './checkout-records';
 import type { HostedCard, HostedCardAttempt } from './hosted-card';
 import { checkMerchant } from './merchant';
 import {
@@ -33,13 +34,7 @@ import {
 } from './options';
 import type { Outcomes } from './outcomes';
 import { createPaymentOwner, withoutDetails } from './payment-owner';
-import {
-  DAY_MS,
-  type FailureDetails,
-  type FinalStatus,
-  type PaymentRecord,
-  type PaymentRecords,
-} from './payment-records';
+import type { FailureDetails, FinalStatus, PaymentRecord, PaymentRecords } from './payment-records';
 import type { InitiateInputValue } from './schemas';
 import type { StatusCache } from './status-cache';
 import type { CheckoutClaims, TokenSigner } from './token';
@@ -82,6 +77,7 @@ type Earlier =
 
 export function createPaymentService(deps: PaymentServiceDeps) {
   const { options, provider, store, signer, logger, now, records, outcomes, hosted } = deps;
+  const typed = records.records;
   const { validateChannels, limits } = deps;
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 2 * 3600;
   const owner = createPaymentOwner(tokenSecretsOf(options));
@@ -106,7 +102,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
   /** What is known for sure: the outcome reported, or the final status the provider confirmed. */
   async function knownStatus(reference: string): Promise<FinalStatus | undefined> {
-    return (await records.reported(reference)) ?? (await records.confirmed(reference));
+    return records.known(reference);
   }
 
   /**
@@ -254,12 +250,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     claims: CheckoutClaims,
     client: ClientOfRequest,
   ): Promise<string> {
-    const lock =
-      claims.orderId !== null
-        ? `initiating:order:${claims.orderId}`
-        : `initiating:checkout:${claims.sid}`;
+    const lock = initiatingKind.key({ orderId: claims.orderId, checkoutId: claims.sid });
     await limits.beforeInitiation(client.address);
-    if (!(await takeLockWaiting(store, lock, 30_000, limits.limits.lockWaitMs))) {
+    if (!(await takeLockWaiting(store, lock, initiatingKind.ttlMs, limits.limits.lockWaitMs))) {
       throw new CheckoutError(
         'conflict',
         'This payment is already being started; try again in a moment.',
@@ -283,7 +276,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const id = (input.order ?? input.link) as string;
       const resolved = await resolve(kind, id, request);
       // Paid already, as the merchant says, or as the provider said of this one-time link.
-      if (resolved.paid || (kind === 'link' && (await store.get(`link-paid:${id}`)))) {
+      if (resolved.paid || (kind === 'link' && (await typed.get(linkPaidKind, id)))) {
         throw new CheckoutError(
           'already_paid',
           kind === 'order'
@@ -327,7 +320,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         let success: PaymentView | undefined;
         let settling: PaymentView | undefined;
         let live: PaymentView | undefined;
-        const first = (await store.get(`first-success:order:${id}`)) as string | undefined;
+        const first = await typed.get(firstSuccessKind, { orderId: id, checkoutId: '' });
         for (const reference of await records.earlier({ orderId: id, checkoutId: '' })) {
           const record = await records.get(reference);
           const view = record ? await resumable(record) : undefined;
@@ -389,6 +382,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const refused = channel.refusedOnInitiate(claims);
       if (refused !== null) throw new CheckoutError('channel_unavailable', refused);
       const lock = await takeInitiationLock(claims, client);
+      let released = false;
       try {
         const earlier = await settleEarlier(claims, input.channel);
         if (earlier.kind === 'paid' || earlier.kind === 'pending') {
@@ -450,7 +444,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           }
           // A one-time link the provider refuses as already paid: say so, kindly, to the customer.
           if (claims.linkAlias !== null && error instanceof ProviderConflictError) {
-            await store.set(`link-paid:${claims.linkAlias}`, true, 30 * DAY_MS);
+            await typed.commit([put(linkPaidKind, claims.linkAlias, true)]);
             throw new CheckoutError('already_paid', 'This payment link has already been paid.', {
               cause: error,
             });
@@ -485,10 +479,18 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         const unfinalizedUntil = channel.cardTesting
           ? now() + limits.limits.unfinalizedCardSeconds * 1000
           : undefined;
-        await records.add(payment, unfinalizedUntil && unfinalizedUntil - now());
-        if (channel.cardTesting) await limits.cardInitiated(payment.reference, attempt);
-        // Reconciled even if no webhook and no browser ever asks again.
-        await outcomes.track(payment.reference, unfinalizedUntil);
+        // The payment, its lists, who attempted it, its reconciliation job and the lock's release:
+        // one commit (issue 25 item 2), so no payment is kept without the job that settles it.
+        const tracking = outcomes.tracking(payment.reference, unfinalizedUntil);
+        await store.commit([
+          ...(await records.add(payment, unfinalizedUntil && unfinalizedUntil - now())),
+          ...(channel.cardTesting ? [limits.cardInitiated(payment.reference, attempt)] : []),
+          // Reconciled even if no webhook and no browser ever asks again.
+          tracking.write,
+          remove(initiatingKind, { orderId: claims.orderId, checkoutId: claims.sid }),
+        ]);
+        released = true;
+        tracking.committed();
         return {
           token: await issueToken({
             ...claims,
@@ -501,7 +503,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           paymentKey: owner.keyOf(payment.reference),
         };
       } finally {
-        await store.delete(lock);
+        if (!released) await store.delete(lock);
       }
     },
 
@@ -600,14 +602,14 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     async authenticate(reference: string, challengeUrl: string) {
       const check = await provider.checkAuthentication(reference);
       if (check.authenticationRequired && check.challengeHtml) {
-        await store.set(`challenge:${reference}`, check.challengeHtml, 15 * 60 * 1000);
+        await typed.commit([put(challengeKind, reference, check.challengeHtml)]);
         return { authenticationRequired: true, challengeUrl };
       }
       return { authenticationRequired: false, challengeUrl: null };
     },
 
     async challengeHtml(reference: string): Promise<string | undefined> {
-      return (await store.get(`challenge:${reference}`)) as string | undefined;
+      return typed.get(challengeKind, reference);
     },
 
     /**
@@ -620,7 +622,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const why = async (status: PaymentStatus) =>
         status === 'FAILED' ? forBrowser(await records.failure(reference)) : {};
       if (known) return { reference, status: known, ...(await why(known)) };
-      if ((await records.finalizeSent(reference)) && !(await records.finalizeAnswer(reference))) {
+      const finalizing = await records.finalizing(reference);
+      if (finalizing.sent && !finalizing.answer) {
         const settled = await outcomes.confirm(reference, true);
         const status = (await knownStatus(reference)) ?? settled.paymentStatus;
         return { reference, status, ...(await why(status)) };
@@ -652,10 +655,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
      * learns PENDING, then SUCCESSFUL or FAILED.
      */
     async status(reference: string): Promise<StatusWire> {
-      let status: PaymentStatus | undefined = await records.reported(reference);
+      const { reported, confirmed } = await records.finalStatuses(reference);
+      let status: PaymentStatus | undefined = reported;
       let failure: FailureDetails | undefined;
       if (!status) {
-        const confirmed = await records.confirmed(reference);
         if (confirmed) {
           status = confirmed;
           // Confirmed but not yet reported (the hook failed): offer it to the hook again. The
@@ -681,11 +684,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
     /** A browser starts watching: a card whose finalize answer never came is settled now. */
     async watching(reference: string): Promise<void> {
-      if (
-        !(await knownStatus(reference)) &&
-        (await records.finalizeSent(reference)) &&
-        !(await records.finalizeAnswer(reference))
-      ) {
+      const finalizing = await records.finalizing(reference);
+      if (!(await knownStatus(reference)) && finalizing.sent && !finalizing.answer) {
         await outcomes.hint(reference);
       }
     },
@@ -712,7 +712,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const payment = await records.get(reference);
       // Anyone can load this page with any reference: only a payment of ours is looked at.
       if (payment) {
-        await records.markReturned(reference);
+        await typed.commit([records.returnedWrite(reference)]);
         // Through the status cache: reloading this page cannot flood the provider.
         if (!(await records.reported(reference))) await outcomes.hint(reference, now(), false);
       }

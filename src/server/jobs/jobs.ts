@@ -216,6 +216,11 @@ export function createJobPicker(deps: JobPickerDeps) {
       if (dueAt <= now()) wake();
       else arm();
     },
+    /** A job due at `dueAt` was scheduled in a call's commit: wakes the picker or arms it. */
+    scheduled(dueAt: number): void {
+      if (dueAt <= now()) wake();
+      else arm();
+    },
     close(): void {
       closed = true;
       if (timer !== undefined) clearTimeout(timer);

@@ -9,6 +9,7 @@
 import { isKnownCurrency, type PayoutStatus } from '../../protocol';
 import {
   BACK_OFFICE_PATHS,
+  type PaymentLinkRequestWire,
   type PaymentLinkView,
   type PayoutEventWire,
   type PayoutResultWire,
@@ -31,7 +32,7 @@ import {
   readJson as readBodyJson,
 } from '../http';
 import type { DueWorkSummary } from '../jobs';
-import { createMemoryStore } from '../store';
+import { createMemoryStore, createRecords, put } from '../store';
 import { linkInput, payoutInput, wholeNumber } from './inputs';
 import {
   checkPayoutsOptions,
@@ -39,6 +40,8 @@ import {
   isProduction,
   type PayoutsHandlerOptions,
 } from './options';
+import { createPaymentLinks, LINKS_PER_PAGE, MAX_LINKS_PER_PAGE } from './payment-links';
+import { backOfficePayoutKind, payoutPositionKind } from './payout-records';
 import { createPayoutWebhookReceiver } from './payout-webhooks';
 import { createServedHosts } from './served-hosts';
 import { linkView, payoutView, transactionPageView } from './views';
@@ -68,7 +71,6 @@ const MAX_BODY_BYTES = 16 * 1024;
 const YEAR_MS = 400 * 24 * 3600 * 1000;
 /** The stream `/events` follows; eventStream() keeps it under `events:` like the checkout's. */
 const PAYOUT_STREAM = 'back-office:payouts';
-const LINK_STREAM = 'back-office:links';
 const COUNTRY_OF: Readonly<Record<string, string>> = { NGN: 'NG', GBP: 'GB', USD: 'US' };
 const STATUSES: readonly PayoutStatus[] = ['Pending', 'Completed', 'Failed', 'Reversed'];
 
@@ -94,12 +96,15 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     development: !isProduction(),
   });
   const store = options.store ?? createMemoryStore();
+  const paymentLinks = createPaymentLinks(store, () => Date.now());
+  const typed = createRecords(store);
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   // Shared with the webhook receiver, which remembers positions under the same keys.
   const payoutPositions: PayoutPositions = {
-    get: async (reference) =>
-      (await store.get(`payout-position:${reference}`)) as number | undefined,
-    set: (reference, position) => store.set(`payout-position:${reference}`, position, YEAR_MS),
+    get: (reference) => typed.get(payoutPositionKind, reference),
+    set: async (reference, position) => {
+      await typed.commit([put(payoutPositionKind, reference, position, YEAR_MS)]);
+    },
   };
   const provider = createProviderClient(
     { baseUrl: options.baseUrl, secretKey: options.secretKey, payoutPositions },
@@ -123,15 +128,16 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     options.waitUntil?.(running);
   }
 
-  const remembered = async (reference: string) =>
-    (await store.get(`back-office:payout:${reference}`)) as PayoutView | undefined;
+  const remembered = (reference: string) => typed.get(backOfficePayoutKind, reference);
 
+  /** The payout's view under both its references, and its event: one commit. */
   async function publish(view: PayoutView, previousStatus: PayoutStatus | null): Promise<void> {
-    await store.set(`back-office:payout:${view.reference}`, view, YEAR_MS);
-    if (view.tenantReference)
-      await store.set(`back-office:payout:${view.tenantReference}`, view, YEAR_MS);
     const event: PayoutEventWire = { type: 'payout', payout: view, previousStatus };
-    await store.append(`events:${PAYOUT_STREAM}`, event);
+    await typed.commit([
+      put(backOfficePayoutKind, view.reference, view),
+      ...(view.tenantReference ? [put(backOfficePayoutKind, view.tenantReference, view)] : []),
+      { op: 'append', stream: `events:${PAYOUT_STREAM}`, value: event },
+    ]);
   }
 
   async function publishPayoutOutcome(outcome: PayoutOutcome): Promise<void> {
@@ -302,21 +308,18 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
             : {}),
         }),
       );
-      await store.append(LINK_STREAM, link);
+      await paymentLinks.add(link);
       return json({ link }, 201);
     }
     if (path === BACK_OFFICE_PATHS.links && method === 'GET') {
-      const links = await Promise.all(
-        (await store.read(LINK_STREAM)).map(async (event) => {
-          const link = event.value as PaymentLinkView;
-          // The checkout marks a link paid when its payment's outcome is reported (shared store).
-          const paid =
-            link.linkType === 'OneTime' &&
-            (await store.get(`link-succeeded:${link.alias}`)) !== undefined;
-          return paid ? { ...link, status: 'Paid' } : link;
-        }),
+      const limit = wholeNumber(
+        url.searchParams.get('limit'),
+        LINKS_PER_PAGE,
+        1,
+        MAX_LINKS_PER_PAGE,
+        'limit',
       );
-      return json({ links: links.reverse() });
+      return json(await paymentLinks.page(limit, url.searchParams.get('after')));
     }
     if (path === BACK_OFFICE_PATHS.events && method === 'GET') {
       return eventStream(

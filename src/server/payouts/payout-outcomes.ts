@@ -16,7 +16,25 @@ import { payoutMoves } from '../../provider/payout-state';
 import { type CheckoutHandlerOptions, DAY_MS } from '../checkout';
 import type { CheckoutLogger } from '../http';
 import { type JobPicker, type JobResult, nextAttempt } from '../jobs';
-import type { CheckoutStore } from '../store';
+import {
+  type CheckoutStore,
+  checkFields,
+  createRecords,
+  put,
+  putNew,
+  remove,
+  type StoreWrite,
+} from '../store';
+import {
+  type PayoutHint,
+  payoutHintsKind,
+  payoutKind,
+  payoutOutcomeKind,
+  payoutPositionKind,
+  payoutReportingKind,
+  sweepPositionKind,
+  sweepSinceKind,
+} from './payout-records';
 
 export const PAYOUT_QUEUE = 'payouts';
 /** One job, so one instance at a time: the reconciliation sweep of the transaction list. */
@@ -29,22 +47,22 @@ const MAX_SCANNED_PAGES = 500;
 /** A payout the list does not show (yet): looked for once a minute, for ten minutes. */
 const NOT_LISTED_RETRY_MS = 60_000;
 const NOT_LISTED_GIVE_UP_MS = 10 * 60_000;
-const PAYOUT_TTL_MS = 90 * DAY_MS;
-const HINT_TTL_MS = 3 * DAY_MS;
 const MAX_REASON_LENGTH = 500;
 
-/** What one webhook said about a payout's move: kept small, per announced status. */
-export interface PayoutHint {
-  readonly status: PayoutStatus;
-  readonly reason: string | null;
-  readonly occurredAt: string | null;
-}
+export type { PayoutHint } from './payout-records';
 
 export interface PayoutJob {
   readonly reference: string;
   readonly tenantReference: string | null;
   readonly since: number;
 }
+
+/** A payout job as read back from the store's queue: checked, not trusted. */
+const checkPayoutJob = checkFields<PayoutJob>({
+  reference: 'string',
+  tenantReference: 'string|null',
+  since: 'number',
+});
 
 export interface PayoutOutcomeDeps {
   readonly options: CheckoutHandlerOptions;
@@ -64,6 +82,7 @@ export function payoutStatusOfEvent(event: string): PayoutStatus | undefined {
 
 export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
   const { options, provider, store, logger, now } = deps;
+  const typed = createRecords(store);
 
   /**
    * Finds a payout in the transaction list. The list keeps creation order, so a payout's
@@ -73,7 +92,7 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
   async function listed(reference: string): Promise<TransactionListItem | undefined> {
     const matches = (entry: TransactionListItem) =>
       entry.id === reference || entry.raw.reference === reference;
-    const remembered = (await store.get(`payout-position:${reference}`)) as number | undefined;
+    const remembered = await typed.get(payoutPositionKind, reference);
     if (remembered !== undefined) {
       const page = await provider.transactionPage(Math.floor(remembered / 100) + 1, 100);
       const item = page.items.find(matches);
@@ -85,15 +104,14 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
       const result = page === 1 ? first : await provider.transactionPage(page, 100);
       // Every payout on a page read is remembered where it is: the next webhook for any of
       // them (a burst of settlements, a reversal weeks later) costs one page, not a scan.
-      for (const [index, entry] of result.items.entries()) {
-        if (entry.raw.type === undefined || entry.raw.type === 'payout') {
-          await store.add(
-            `payout-position:${entry.id}`,
-            result.meta.skipped + index,
-            PAYOUT_TTL_MS,
-          );
-        }
-      }
+      // (A position never changes, so setting one already known writes the same number.)
+      await typed.commit(
+        result.items.flatMap((entry, index) =>
+          entry.raw.type === undefined || entry.raw.type === 'payout'
+            ? [put(payoutPositionKind, entry.id, result.meta.skipped + index)]
+            : [],
+        ),
+      );
       const item = result.items.find(matches);
       if (item) return item;
     }
@@ -101,8 +119,7 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
   }
 
   async function hintsOf(reference: string): Promise<PayoutHint[]> {
-    const value = await store.get(`payout-hints:${reference}`);
-    return Array.isArray(value) ? (value as PayoutHint[]) : [];
+    return (await typed.get(payoutHintsKind, reference)) ?? [];
   }
 
   /** A webhook announced a move: remember what it said, and confirm it now. */
@@ -117,18 +134,26 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
       reason: announced.reason?.slice(0, MAX_REASON_LENGTH) ?? null,
       occurredAt: announced.occurredAt,
     };
-    await store.set(`payout-hints:${reference}`, [...hints, kept], HINT_TTL_MS);
     const job: PayoutJob = { reference, tenantReference, since: now() };
-    await deps.jobs().schedule(PAYOUT_QUEUE, reference, job, now());
+    const dueAt = now();
+    await typed.commit([
+      put(payoutHintsKind, reference, [...hints, kept]),
+      { op: 'schedule', queue: PAYOUT_QUEUE, key: reference, value: job, dueAt },
+    ]);
+    deps.jobs().scheduled(dueAt);
   }
 
   async function reported(reference: string, status: PayoutStatus): Promise<boolean> {
-    return (await store.get(`payout-outcome:${reference}:${status}`)) === true;
+    return (await typed.get(payoutOutcomeKind, { reference, status })) === true;
   }
 
   /** One run of a payout's confirmation job. */
-  async function runJob(_key: string, value: unknown, attempts: number): Promise<JobResult> {
-    const job = value as PayoutJob;
+  async function runJob(key: string, value: unknown, attempts: number): Promise<JobResult> {
+    const job = checkPayoutJob(value);
+    if (!job) {
+      logger.error('paydrop: dropped a payout job in a shape this paydrop never writes', { key });
+      return { done: true };
+    }
     const { reference } = job;
     const hints = await hintsOf(reference);
     let item: TransactionListItem | undefined;
@@ -146,7 +171,7 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
     if (!item || !confirmed) {
       // Not listed (yet): a lagging list, or a forged webhook. Once a minute, for ten minutes.
       if (now() - job.since >= NOT_LISTED_GIVE_UP_MS) {
-        await store.delete(`payout-hints:${reference}`);
+        await typed.commit([remove(payoutHintsKind, reference)]);
         return { done: true };
       }
       if (attempts === 0) {
@@ -157,7 +182,7 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
       }
       return { retryAt: now() + NOT_LISTED_RETRY_MS };
     }
-    const known = ((await store.get(`payout:${reference}`)) as PayoutStatus | undefined) ?? null;
+    const known = (await typed.get(payoutKind, reference)) ?? null;
     let previous = known;
     for (const status of payoutMoves(known, confirmed)) {
       if (await reported(reference, status)) {
@@ -165,13 +190,14 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
         continue;
       }
       // One reporter at a time per move; a holder that dies frees it after a minute.
-      if (!(await store.add(`payout-reporting:${reference}:${status}`, true, 60_000))) {
+      const move = { reference, status };
+      if (!(await typed.commit([putNew(payoutReportingKind, move, true)]))) {
         return { retryAt: now() + 1000 };
       }
       // Looked at again under the lock: another instance may have reported this move and let go
       // of the lock between our first look and taking it.
       if (await reported(reference, status)) {
-        await store.delete(`payout-reporting:${reference}:${status}`);
+        await typed.commit([remove(payoutReportingKind, move)]);
         previous = status;
         continue;
       }
@@ -187,16 +213,19 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
           occurredAt: said?.occurredAt ?? new Date(now()).toISOString(),
         });
       } catch (error) {
-        await store.delete(`payout-reporting:${reference}:${status}`);
+        await typed.commit([remove(payoutReportingKind, move)]);
         logger.error('paydrop: onPayoutOutcome failed; it will be called again', {
           reference,
           error: error instanceof Error ? error.message : String(error),
         });
         return retry(job);
       }
-      await store.set(`payout-outcome:${reference}:${status}`, true, PAYOUT_TTL_MS);
-      await store.set(`payout:${reference}`, status, PAYOUT_TTL_MS);
-      await store.delete(`payout-reporting:${reference}:${status}`);
+      // The move reported, the payout's status and the lock's release: one commit.
+      await typed.commit([
+        put(payoutOutcomeKind, move, true),
+        put(payoutKind, reference, status),
+        remove(payoutReportingKind, move),
+      ]);
       previous = status;
     }
     // A move a webhook announced that the list does not show yet (the list lags, or the
@@ -204,7 +233,7 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
     const current = previous ?? 'Pending';
     const waiting = hints.some((hint) => payoutMoves(current, hint.status).length > 0);
     if (waiting) return retry(job);
-    await store.delete(`payout-hints:${reference}`);
+    await typed.commit([remove(payoutHintsKind, reference)]);
     return { done: true };
   }
 
@@ -227,8 +256,9 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
    * from before the companion existed are not its to report.
    */
   async function sweep(): Promise<JobResult> {
-    const cursorKey = 'sweep:payouts:position';
-    let from = (await store.get(cursorKey)) as number | undefined;
+    let from = await typed.get(sweepPositionKind, null);
+    // Everything the sweep learns, committed once at its end (positions, jobs, the cursor).
+    const writes: StoreWrite[] = [];
     try {
       const first = await provider.transactionPage(1, SWEEP_PAGE_SIZE);
       from ??= await startOfWatch(first.meta.pageCount);
@@ -241,8 +271,7 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
           if (position < from || item.raw.type !== 'payout') continue;
           const listed = normalizePayoutStatus(item.status);
           if (!listed) continue;
-          const known =
-            ((await store.get(`payout:${item.id}`)) as PayoutStatus | undefined) ?? null;
+          const known = (await typed.get(payoutKind, item.id)) ?? null;
           const unreported = payoutMoves(known, listed).length > 0;
           if (unreported) {
             const job: PayoutJob = {
@@ -250,8 +279,13 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
               tenantReference: stringField(item.raw.tenantReference),
               since: now(),
             };
-            await store.set(`payout-position:${item.id}`, position, PAYOUT_TTL_MS);
-            await deps.jobs().schedule(PAYOUT_QUEUE, item.id, job, now());
+            writes.push(put(payoutPositionKind, item.id, position), {
+              op: 'schedule',
+              queue: PAYOUT_QUEUE,
+              key: item.id,
+              value: job,
+              dueAt: now(),
+            });
           }
           // The next sweep starts at the first payout that may still move or is unreported.
           if (settledUpTo === undefined && (listed === 'Pending' || unreported)) {
@@ -259,9 +293,16 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
           }
         }
       }
-      await store.set(cursorKey, settledUpTo ?? first.meta.total, PAYOUT_TTL_MS);
+      writes.push(put(sweepPositionKind, null, settledUpTo ?? first.meta.total));
+      await typed.commit(writes);
+      if (writes.length > 1) deps.jobs().scheduled(now());
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
+      // What the pages read so far found is kept (the cursor stays where it was).
+      if (writes.length > 0) {
+        await typed.commit(writes);
+        deps.jobs().scheduled(now());
+      }
       logger.warn('paydrop: could not sweep the transaction list; it is swept again later', {
         error: error.name,
       });
@@ -274,7 +315,7 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
    * first started (the list is in creation order; read newest first, a few pages at most).
    */
   async function startOfWatch(pageCount: number): Promise<number> {
-    const since = ((await store.get('sweep:payouts:since')) as number | undefined) ?? now();
+    const since = (await typed.get(sweepSinceKind, null)) ?? now();
     for (let page = Math.max(1, pageCount); page >= Math.max(1, pageCount - 10); page--) {
       const result = await provider.transactionPage(page, SWEEP_PAGE_SIZE);
       for (let index = result.items.length - 1; index >= 0; index--) {
@@ -293,7 +334,7 @@ export function createPayoutOutcomes(deps: PayoutOutcomeDeps) {
    * where it is, so starts more often than a minute cannot put it off for ever.
    */
   async function startSweeping(given: { keepSchedule?: boolean } = {}): Promise<void> {
-    await store.add('sweep:payouts:since', now(), PAYOUT_TTL_MS);
+    await typed.commit([putNew(sweepSinceKind, null, now())]);
     if (given.keepSchedule && (await store.pending(SWEEP_QUEUE)) > 0) return;
     await deps.jobs().schedule(SWEEP_QUEUE, SWEEP_KEY, {}, now() + SWEEP_EVERY_MS);
   }

@@ -4,6 +4,8 @@
  * browsers watching it. In memory by default; a merchant running several instances supplies a
  * shared implementation (Redis and the like map onto these few calls directly).
  */
+import { checkKeys, checkPage, checkWrites, isAfter } from './store-writes';
+
 export interface StoredEvent {
   /** Increasing within its stream; what a reconnecting browser sends as Last-Event-ID. */
   readonly id: string;
@@ -20,6 +22,29 @@ export interface ScheduledJob {
   readonly attempts: number;
 }
 
+/** One operation of a `commit`. */
+export type StoreWrite =
+  | { readonly op: 'set'; readonly key: string; readonly value: unknown; readonly ttlMs: number }
+  | { readonly op: 'add'; readonly key: string; readonly value: unknown; readonly ttlMs: number }
+  | { readonly op: 'delete'; readonly key: string }
+  | { readonly op: 'append'; readonly stream: string; readonly value: unknown }
+  | {
+      readonly op: 'schedule';
+      readonly queue: string;
+      readonly key: string;
+      readonly value: unknown;
+      readonly dueAt: number;
+    }
+  | { readonly op: 'finish'; readonly queue: string; readonly key: string }
+  | { readonly op: 'index'; readonly list: string; readonly key: string; readonly score: number };
+
+/** An entry of a list, as `page` returns it. */
+export interface PageEntry {
+  readonly key: string;
+  readonly score: number;
+  readonly value: unknown;
+}
+
 export interface CheckoutStore {
   get(key: string): Promise<unknown>;
   set(key: string, value: unknown, ttlMs: number): Promise<void>;
@@ -32,6 +57,27 @@ export interface CheckoutStore {
   read(stream: string, afterId?: string): Promise<StoredEvent[]>;
   /** Calls `listener` for every event appended from now on; returns the unsubscribe. */
   subscribe(stream: string, listener: (event: StoredEvent) => void): () => void;
+
+  /**
+   * Everything one call writes, all or nothing: one transaction on SQLite and PostgreSQL, one
+   * script on Redis. Applied in order. When an `add` finds its key present, nothing is written
+   * and the answer is false. Subscribers hear the appends only once they are committed.
+   */
+  commit(writes: readonly StoreWrite[]): Promise<boolean>;
+  /** Several values in one round trip, in the keys' order (undefined where absent or expired). */
+  getMany(keys: readonly string[]): Promise<unknown[]>;
+  /**
+   * A list's entries, highest score first (ties: key descending), each with its value: at most
+   * `limit`, after the entry `after` when given (a cursor from the previous page). Entries whose
+   * value is gone (deleted or expired) are skipped and may be dropped from the list.
+   */
+  page(
+    list: string,
+    options: {
+      readonly limit: number;
+      readonly after?: { readonly score: number; readonly key: string };
+    },
+  ): Promise<PageEntry[]>;
 
   /**
    * Puts a job in `queue` (or replaces the one with the same key): its value and its next attempt
@@ -212,6 +258,58 @@ class MemoryQueue {
   }
 }
 
+/** An entry of a memory list: its key and score, kept in page order. */
+interface ListEntry {
+  readonly key: string;
+  readonly score: number;
+}
+
+/**
+ * One list of the memory store: its entries sorted in page order (score, then key, both down),
+ * and each key's score, so that an index and a page each cost a binary search, not a sort.
+ */
+class MemoryList {
+  readonly sorted: ListEntry[] = [];
+  private readonly scores = new Map<string, number>();
+
+  /** The position of the first entry that comes after (score, key), or of (score, key) itself. */
+  private position(score: number, key: string): number {
+    let low = 0;
+    let high = this.sorted.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      const entry = this.sorted[middle] as ListEntry;
+      if (entry.score > score || (entry.score === score && entry.key > key)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  put(key: string, score: number): void {
+    this.remove(key);
+    this.sorted.splice(this.position(score, key), 0, { key, score });
+    this.scores.set(key, score);
+  }
+
+  remove(key: string): void {
+    const old = this.scores.get(key);
+    if (old === undefined) return;
+    this.sorted.splice(this.position(old, key), 1);
+    this.scores.delete(key);
+  }
+
+  /** Entries from the first after `after` (from the top without one). */
+  *from(after: { score: number; key: string } | undefined): Generator<ListEntry> {
+    let index = 0;
+    if (after) {
+      index = this.position(after.score, after.key);
+      const at = this.sorted[index];
+      if (at && !isAfter(at.score, at.key, after)) index++;
+    }
+    for (; index < this.sorted.length; index++) yield this.sorted[index] as ListEntry;
+  }
+}
+
 /** Entries looked at for expiry per write: the whole store in n / SWEEP_STEP writes. */
 const SWEEP_STEP = 4;
 
@@ -235,6 +333,7 @@ export function createMemoryStore(
   const listeners = new Map<string, Set<(event: StoredEvent) => void>>();
   const queues = new Map<string, MemoryQueue>();
   const leases = new Map<string, { owner: string; until: number }>();
+  const lists = new Map<string, MemoryList>();
 
   function queue(name: string): MemoryQueue {
     let jobs = queues.get(name);
@@ -273,6 +372,30 @@ export function createMemoryStore(
     }
   }
 
+  function list(name: string): MemoryList {
+    let entries = lists.get(name);
+    if (!entries) {
+      entries = new MemoryList();
+      lists.set(name, entries);
+    }
+    return entries;
+  }
+
+  /** Appends to a stream without telling anyone yet; the caller delivers the event after. */
+  function appendQuietly(name: string, value: unknown): StoredEvent {
+    const stream = streams.get(name) ?? { next: 1, events: [], expiresAt: 0 };
+    streams.set(name, stream);
+    const event: StoredEvent = { id: String(stream.next++), value };
+    stream.events.push(event);
+    if (stream.events.length > maxEvents) stream.events.shift();
+    stream.expiresAt = now() + streamTtlMs;
+    return event;
+  }
+
+  function deliver(name: string, event: StoredEvent): void {
+    for (const listener of listeners.get(name) ?? []) listener(event);
+  }
+
   function live(key: string) {
     const entry = values.get(key);
     if (entry && entry.expiresAt <= now()) {
@@ -300,13 +423,8 @@ export function createMemoryStore(
       values.delete(key);
     },
     async append(name, value) {
-      const stream = streams.get(name) ?? { next: 1, events: [], expiresAt: 0 };
-      streams.set(name, stream);
-      const event: StoredEvent = { id: String(stream.next++), value };
-      stream.events.push(event);
-      if (stream.events.length > maxEvents) stream.events.shift();
-      stream.expiresAt = now() + streamTtlMs;
-      for (const listener of listeners.get(name) ?? []) listener(event);
+      const event = appendQuietly(name, value);
+      deliver(name, event);
       maybeSweep();
       return event.id;
     },
@@ -317,6 +435,66 @@ export function createMemoryStore(
       return Number.isFinite(after)
         ? events.filter((event) => Number(event.id) > after)
         : events.slice();
+    },
+    async commit(given) {
+      const writes = checkWrites(given);
+      const time = now();
+      // The adds first, against the values as the writes before each would leave them: one that
+      // finds its key present means nothing at all is written.
+      const planned = new Map<string, boolean>();
+      for (const write of writes) {
+        if (write.op === 'set' || write.op === 'add') {
+          const present = planned.get(write.key) ?? live(write.key) !== undefined;
+          if (write.op === 'add' && present) return false;
+          planned.set(write.key, true);
+        } else if (write.op === 'delete') planned.set(write.key, false);
+      }
+      const appended: Array<[string, StoredEvent]> = [];
+      for (const write of writes) {
+        switch (write.op) {
+          case 'set':
+          case 'add':
+            values.set(write.key, { value: write.value, expiresAt: time + write.ttlMs });
+            break;
+          case 'delete':
+            values.delete(write.key);
+            break;
+          case 'append':
+            appended.push([write.stream, appendQuietly(write.stream, write.value)]);
+            break;
+          case 'schedule':
+            queue(write.queue).schedule(write.key, write.value, write.dueAt);
+            break;
+          case 'finish':
+            queues.get(write.queue)?.finish(write.key);
+            break;
+          case 'index':
+            list(write.list).put(write.key, write.score);
+            break;
+        }
+      }
+      // Committed: now the listeners hear the appends, in order.
+      for (const [name, event] of appended) deliver(name, event);
+      if (writes.length > 0) maybeSweep();
+      return true;
+    },
+    async getMany(keys) {
+      return checkKeys(keys).map((key) => live(key)?.value);
+    },
+    async page(name, options) {
+      const { limit, after } = checkPage(name, options);
+      const entries = lists.get(name);
+      if (!entries) return [];
+      const found: PageEntry[] = [];
+      const gone: string[] = [];
+      for (const entry of entries.from(after)) {
+        const value = live(entry.key);
+        if (value === undefined) gone.push(entry.key);
+        else found.push({ key: entry.key, score: entry.score, value: value.value });
+        if (found.length === limit) break;
+      }
+      for (const key of gone) entries.remove(key);
+      return found;
     },
     subscribe(name, listener) {
       const set = listeners.get(name) ?? new Set();
@@ -354,6 +532,7 @@ export function createMemoryStore(
       streams.clear();
       queues.clear();
       leases.clear();
+      lists.clear();
     },
     async close() {
       listeners.clear();

@@ -155,6 +155,7 @@ describe('SQLite store', () => {
     expect(db.prepare('SELECT version FROM paydrop_schema').all()).toEqual([
       { version: 1 },
       { version: 2 },
+      { version: 3 },
     ]);
     db.close();
   });
@@ -173,6 +174,13 @@ describe('SQLite store', () => {
     const store = createSqliteStore({ path });
     expect(await store.get('payment:R1')).toEqual({ orderId: 'o1' });
     expect(await store.append('events:R1', 'x')).toBe('1');
+    // Version 3's lists work on the data kept from version 1.
+    expect(await store.commit([{ op: 'index', list: 'l', key: 'payment:R1', score: 1 }])).toBe(
+      true,
+    );
+    expect(await store.page('l', { limit: 5 })).toEqual([
+      { key: 'payment:R1', score: 1, value: { orderId: 'o1' } },
+    ]);
     await store.close();
   });
 

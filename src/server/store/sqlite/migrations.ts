@@ -53,6 +53,17 @@ export const MIGRATIONS: readonly string[] = [
     id INTEGER NOT NULL
   );
   `,
+  // 3: lists (the `index` op of a commit, read back by `page`): each entry a key of store_values
+  // with a score, kept in page order (score, then key, both down) by the primary key itself.
+  `
+  CREATE TABLE store_lists (
+    list TEXT NOT NULL,
+    score REAL NOT NULL,
+    key TEXT NOT NULL,
+    PRIMARY KEY (list, score, key)
+  ) WITHOUT ROWID;
+  CREATE UNIQUE INDEX store_lists_key ON store_lists (list, key);
+  `,
 ];
 
 /** Brings `db` to the newest schema; refuses a database written by a newer paydrop. */

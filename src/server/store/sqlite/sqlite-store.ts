@@ -14,8 +14,9 @@
 import { mkdirSync, statfsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CheckoutStore, ScheduledJob, StoredEvent } from '../store';
+import type { CheckoutStore, PageEntry, ScheduledJob, StoredEvent, StoreWrite } from '../store';
 import { withOutages } from '../store-unavailable';
+import { checkKeys, checkPage, checkWrites, writePlace } from '../store-writes';
 import { checkMs, checkTime, decodeValue, encodeValue, parseEventId } from '../stored-value';
 import { checkDriver } from './driver-check';
 import { migrate } from './migrations';
@@ -112,6 +113,8 @@ function checkHeadroom(
 }
 /** Writes between sweeps of expired rows (expiry is also checked on every read). */
 const SWEEP_EVERY = 256;
+/** Up to this many keys, getMany binds them as parameters (see fewKeys). */
+const FEW_KEYS = 16;
 /** Appends remembered for other processes' subscribers (they look every `pollMs`). */
 const APPENDS_KEPT = 10_000;
 
@@ -259,7 +262,45 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
        WHERE store_leases.owner = excluded.owner OR store_leases.until <= ?`,
     ),
     release: db.prepare('DELETE FROM store_leases WHERE name = ? AND owner = ?'),
+    // Every key of the call in one statement, the keys passed as one JSON array.
+    getMany: db.prepare(
+      `SELECT key, value FROM store_values
+       WHERE key IN (SELECT value FROM json_each(?)) AND expires_at > ?`,
+    ),
+    index: db.prepare(
+      `INSERT INTO store_lists (list, score, key) VALUES (?, ?, ?)
+       ON CONFLICT (list, key) DO UPDATE SET score = excluded.score`,
+    ),
+    // A page walks the primary key (list, score, key) backwards from the cursor; the value comes
+    // along, or NULL when it is gone (then skipped, and its entry dropped).
+    pageFirst: db.prepare(
+      `SELECT l.key, l.score, v.value, v.expires_at AS expiresAt FROM store_lists l
+       LEFT JOIN store_values v ON v.key = l.key
+       WHERE l.list = ? ORDER BY l.score DESC, l.key DESC LIMIT ?`,
+    ),
+    pageAfter: db.prepare(
+      `SELECT l.key, l.score, v.value, v.expires_at AS expiresAt FROM store_lists l
+       LEFT JOIN store_values v ON v.key = l.key
+       WHERE l.list = ? AND (l.score < ? OR (l.score = ? AND l.key < ?))
+       ORDER BY l.score DESC, l.key DESC LIMIT ?`,
+    ),
+    unindex: db.prepare('DELETE FROM store_lists WHERE list = ? AND key = ?'),
   };
+
+  // A few keys (what a call reads together) bind as parameters, one prepared statement per
+  // count: cheaper than a JSON array through json_each, the way for any number past that.
+  const fewKeyStatements: Database.Statement[] = [];
+  function fewKeys(count: number): Database.Statement {
+    let statement = fewKeyStatements[count];
+    if (!statement) {
+      statement = db.prepare(
+        `SELECT key, value FROM store_values
+         WHERE key IN (${Array(count).fill('?').join(', ')}) AND expires_at > ?`,
+      );
+      fewKeyStatements[count] = statement;
+    }
+    return statement;
+  }
 
   const listeners = new Map<string, Set<Listener>>();
   let closed = false;
@@ -293,7 +334,8 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
     if (++writes % SWEEP_EVERY === 0) sweep(now());
   }
 
-  const append = db.transaction((stream: string, text: string, time: number) => {
+  /** The rows of one append; inside a transaction (the append's own, or a commit's). */
+  function appendRows(stream: string, text: string, time: number): number {
     const row = sql.stream.get(stream) as { last_id: number } | undefined;
     // Ids keep counting past an idle stream's expiry, so a browser's Last-Event-ID stays behind.
     const id = (row?.last_id ?? 0) + 1;
@@ -302,6 +344,46 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
     sql.noteAppend.run(stream, id);
     sql.trimEvents.run(stream, id - maxEvents);
     return id;
+  }
+  const append = db.transaction(appendRows);
+
+  /** A commit's write with its value already encoded (so a bad value fails before the BEGIN). */
+  type EncodedWrite = StoreWrite & { readonly text: string };
+  /** Thrown inside a commit's transaction when an add finds its key: rolls the whole commit back. */
+  const KEY_PRESENT = Symbol('key present');
+  const commit = db.transaction((writes: readonly EncodedWrite[], time: number) => {
+    const appended: Array<{ stream: string; id: number; text: string }> = [];
+    for (const write of writes) {
+      switch (write.op) {
+        case 'set':
+          sql.set.run(write.key, write.text, time + write.ttlMs);
+          break;
+        case 'add':
+          if (sql.add.run(write.key, write.text, time + write.ttlMs, time).changes === 0)
+            throw KEY_PRESENT;
+          break;
+        case 'delete':
+          sql.delete.run(write.key);
+          break;
+        case 'append':
+          appended.push({
+            stream: write.stream,
+            id: appendRows(write.stream, write.text, time),
+            text: write.text,
+          });
+          break;
+        case 'schedule':
+          sql.schedule.run(write.queue, write.key, write.text, Math.floor(write.dueAt));
+          break;
+        case 'finish':
+          sql.finish.run(write.queue, write.key);
+          break;
+        case 'index':
+          sql.index.run(write.list, write.score, write.key);
+          break;
+      }
+    }
+    return appended;
   });
 
   const claim = db.transaction(
@@ -375,6 +457,10 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
     }
   }
 
+  const dropEntries = db.transaction((list: string, keys: readonly string[]) => {
+    for (const key of keys) sql.unindex.run(list, key);
+  });
+
   const clear = db.transaction(() => {
     for (const table of [
       'store_values',
@@ -383,6 +469,7 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
       'store_jobs',
       'store_leases',
       'store_appends',
+      'store_lists',
     ])
       db.prepare(`DELETE FROM ${table}`).run();
   });
@@ -426,6 +513,73 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
       const row = sql.stream.get(stream) as { expires_at: number } | undefined;
       if (!row || (row.expires_at <= now() && !listeners.has(stream))) return [];
       return readAfter(stream, parseEventId(afterId));
+    },
+    async commit(given) {
+      usable();
+      const writes = checkWrites(given).map((write, index): EncodedWrite => {
+        const where = writePlace(index, write.op);
+        const value = 'value' in write ? write.value : undefined;
+        const text = 'value' in write ? encodeValue(where, value) : '';
+        return 'ttlMs' in write
+          ? { ...write, ttlMs: checkMs(where, 'ttlMs', write.ttlMs), text }
+          : { ...write, text };
+      });
+      if (writes.length === 0) return true;
+      let appended: Array<{ stream: string; id: number; text: string }>;
+      try {
+        appended = commit.immediate(writes, now());
+      } catch (error) {
+        if (error === KEY_PRESENT) return false;
+        throw error;
+      }
+      wrote();
+      // After the commit, in order: a listener never hears of an event that could still roll back.
+      for (const { stream, id, text } of appended) {
+        const event: StoredEvent = { id: String(id), value: decodeValue(text) };
+        for (const listener of listeners.get(stream) ?? []) hear(listener, event);
+      }
+      return true;
+    },
+    async getMany(given) {
+      usable();
+      const keys = checkKeys(given);
+      if (keys.length === 0) return [];
+      const rows = (
+        keys.length <= FEW_KEYS
+          ? fewKeys(keys.length).all(...keys, now())
+          : sql.getMany.all(JSON.stringify(keys), now())
+      ) as Array<{ key: string; value: string }>;
+      const found = new Map(rows.map((row) => [row.key, row.value]));
+      return keys.map((key) => {
+        const text = found.get(key);
+        return text === undefined ? undefined : decodeValue(text);
+      });
+    },
+    async page(list, options) {
+      usable();
+      const { limit, after } = checkPage(list, options);
+      const time = now();
+      const entries: PageEntry[] = [];
+      const gone: string[] = [];
+      let cursor = after;
+      // Entries whose value is gone do not count towards the page: read on past them.
+      while (entries.length < limit) {
+        const want = limit - entries.length;
+        const rows = (
+          cursor
+            ? sql.pageAfter.all(list, cursor.score, cursor.score, cursor.key, want)
+            : sql.pageFirst.all(list, want)
+        ) as Array<{ key: string; score: number; value: string | null; expiresAt: number | null }>;
+        for (const row of rows) {
+          if (row.value === null || (row.expiresAt ?? 0) <= time) gone.push(row.key);
+          else entries.push({ key: row.key, score: row.score, value: decodeValue(row.value) });
+        }
+        const last = rows.at(-1);
+        if (!last || rows.length < want) break;
+        cursor = { score: last.score, key: last.key };
+      }
+      if (gone.length > 0) dropEntries(list, gone);
+      return entries;
     },
     subscribe(stream, deliver) {
       usable();
