@@ -20,6 +20,29 @@ export interface ScheduledJob {
   readonly attempts: number;
 }
 
+/** One operation of a `commit`. */
+export type StoreWrite =
+  | { readonly op: 'set'; readonly key: string; readonly value: unknown; readonly ttlMs: number }
+  | { readonly op: 'add'; readonly key: string; readonly value: unknown; readonly ttlMs: number }
+  | { readonly op: 'delete'; readonly key: string }
+  | { readonly op: 'append'; readonly stream: string; readonly value: unknown }
+  | {
+      readonly op: 'schedule';
+      readonly queue: string;
+      readonly key: string;
+      readonly value: unknown;
+      readonly dueAt: number;
+    }
+  | { readonly op: 'finish'; readonly queue: string; readonly key: string }
+  | { readonly op: 'index'; readonly list: string; readonly key: string; readonly score: number };
+
+/** An entry of a list, as `page` returns it. */
+export interface PageEntry {
+  readonly key: string;
+  readonly score: number;
+  readonly value: unknown;
+}
+
 export interface CheckoutStore {
   get(key: string): Promise<unknown>;
   set(key: string, value: unknown, ttlMs: number): Promise<void>;
@@ -32,6 +55,27 @@ export interface CheckoutStore {
   read(stream: string, afterId?: string): Promise<StoredEvent[]>;
   /** Calls `listener` for every event appended from now on; returns the unsubscribe. */
   subscribe(stream: string, listener: (event: StoredEvent) => void): () => void;
+
+  /**
+   * Everything one call writes, all or nothing: one transaction on SQLite and PostgreSQL, one
+   * script on Redis. Applied in order. When an `add` finds its key present, nothing is written
+   * and the answer is false. Subscribers hear the appends only once they are committed.
+   */
+  commit(writes: readonly StoreWrite[]): Promise<boolean>;
+  /** Several values in one round trip, in the keys' order (undefined where absent or expired). */
+  getMany(keys: readonly string[]): Promise<unknown[]>;
+  /**
+   * A list's entries, highest score first (ties: key descending), each with its value: at most
+   * `limit`, after the entry `after` when given (a cursor from the previous page). Entries whose
+   * value is gone (deleted or expired) are skipped and may be dropped from the list.
+   */
+  page(
+    list: string,
+    options: {
+      readonly limit: number;
+      readonly after?: { readonly score: number; readonly key: string };
+    },
+  ): Promise<PageEntry[]>;
 
   /**
    * Puts a job in `queue` (or replaces the one with the same key): its value and its next attempt
