@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../../src/server/store/postgres';
+import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../../src/server/store/postgres/migrations';
 import { createRedisStore } from '../../../src/server/store/redis';
 import { createSqliteStore } from '../../../src/server/store/sqlite';
 import { MIGRATIONS } from '../../../src/server/store/sqlite/migrations';
@@ -565,6 +566,55 @@ describe.runIf(hasPostgresServer())('PostgreSQL store', () => {
     await writer.append('events:R1', 'after');
     await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down', 'after']);
     await Promise.all([holder.close(), writer.close(), admin.end()]);
+  });
+
+  it('brings a database of schema 1 up to date, keeping its data, and commits on it', async () => {
+    const url = await newDatabase();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    // A database as the first paydrop with PostgreSQL left it.
+    await client.query(POSTGRES_MIGRATIONS[0] ?? '');
+    await client.query(
+      'CREATE TABLE paydrop_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    await client.query('INSERT INTO paydrop_schema (version) VALUES (1)');
+    await client.query(
+      'INSERT INTO paydrop_values (key, value, expires_at) VALUES (\'payment:R1\', \'{"orderId":"o1"}\', $1)',
+      [Date.now() + 3_600_000],
+    );
+    const store = createPostgresStore({ url });
+    expect(await store.get('payment:R1')).toEqual({ orderId: 'o1' });
+    expect(
+      await store.commit([
+        { op: 'index', list: 'payments', key: 'payment:R1', score: 1 },
+        { op: 'add', key: 'once:R1', value: true, ttlMs: 60_000 },
+      ]),
+    ).toBe(true);
+    expect(await store.page('payments', { limit: 5 })).toEqual([
+      { key: 'payment:R1', score: 1, value: { orderId: 'o1' } },
+    ]);
+    const { rows } = await client.query('SELECT version FROM paydrop_schema ORDER BY version');
+    expect(rows.map((row) => row.version)).toEqual([1, 2]);
+    await Promise.all([store.close(), client.end()]);
+  });
+
+  it('commits, reads several and pages without named statements too', async () => {
+    const url = await newDatabase();
+    const store = createPostgresStore({ url, preparedStatements: false });
+    for (let round = 0; round < 2; round++) {
+      expect(
+        await store.commit([
+          { op: 'set', key: `link:${round}`, value: { round }, ttlMs: 60_000 },
+          { op: 'index', list: 'links', key: `link:${round}`, score: round },
+          { op: 'add', key: 'once', value: round, ttlMs: 60_000 },
+        ]),
+      ).toBe(round === 0);
+    }
+    expect(await store.getMany(['link:0', 'link:1', 'once'])).toEqual([{ round: 0 }, undefined, 0]);
+    expect(await store.page('links', { limit: 5, after: { score: 5, key: 'x' } })).toEqual([
+      { key: 'link:0', score: 0, value: { round: 0 } },
+    ]);
+    await store.close();
   });
 
   it('keeps the newest events of a stream, and counts on past them', async () => {
