@@ -398,6 +398,25 @@ function commitContract(
       }
     });
 
+    it('commits two instances writing the same keys in opposite orders, both wholly', async (context) => {
+      if (!harness.outage) return context.skip();
+      const [a, b] = [open(), open()];
+      const writes = (who: string, keys: string[]): StoreWrite[] =>
+        keys.map((key) => ({ op: 'set', key, value: who, ttlMs: HOUR }));
+      for (let round = 0; round < 3; round++) {
+        // Many keys, so that the two transactions overlap and meet in the middle.
+        const keys = Array.from({ length: 200 }, (_, index) => `key:${round}:${index}`);
+        const answers = await Promise.all([
+          a.commit(writes('a', keys)),
+          b.commit(writes('b', [...keys].reverse())),
+        ]);
+        expect(answers).toEqual([true, true]);
+        // One commit came wholly after the other: every key holds the same writer's value.
+        const values = await a.getMany(keys);
+        expect(new Set(values).size).toBe(1);
+      }
+    });
+
     it('wakes a subscriber on another instance with a committed append, never an aborted one', async (context) => {
       if (!harness.outage) return context.skip();
       const [holder, writer] = [open(), open()];

@@ -113,6 +113,10 @@ const HEARTBEAT_MS = 15_000;
 const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3]|57014|40001|40P01|25006)/;
 /** What paydrop_commit raises when an `add` finds its key live: the commit is undone, not failed. */
 const ADD_FOUND = 'PDADD';
+/** deadlock_detected: the transaction PostgreSQL chose to end, rolled back whole. */
+const DEADLOCK = '40P01';
+/** Tries of a commit that PostgreSQL ended in a deadlock. */
+const COMMIT_ATTEMPTS = 3;
 /** Node's socket errors and pg's own words for a connection that went away or timed out. */
 const TRANSIENT_MESSAGE =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|cannot connect to PostgreSQL/;
@@ -726,16 +730,24 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
       // A subscription here still finding its start: these appends come after it, in its order.
       for (const stream of streams) await watched.get(stream)?.starting;
       await started();
-      try {
-        await query('SELECT paydrop_commit($1::jsonb, $2, $3, $4)', [
-          JSON.stringify(plan),
-          now(),
-          maxEvents,
-          streamTtlMs,
-        ]);
-      } catch (error) {
-        if ((error as { code?: unknown }).code === ADD_FOUND) return false;
-        throw error;
+      const text = JSON.stringify(plan);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await query('SELECT paydrop_commit($1::jsonb, $2, $3, $4)', [
+            text,
+            now(),
+            maxEvents,
+            streamTtlMs,
+          ]);
+          break;
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          if (code === ADD_FOUND) return false;
+          // Two commits writing the same rows in opposite orders: PostgreSQL ends one of them
+          // (deadlock), wholly rolled back, so it is tried again rather than answered 503.
+          if (code === DEADLOCK && attempt < COMMIT_ATTEMPTS) continue;
+          throw error;
+        }
       }
       wrote();
       // Committed: this instance's listeners hear it now, without waiting for the notification.
