@@ -257,6 +257,30 @@ function commitContract(
       expect(await store.page('nothing-here', { limit: 10 })).toEqual([]);
     });
 
+    it('pages on from a cursor whose entry was indexed again since, above or below it', async () => {
+      const store = open();
+      for (const [index, name] of ['a', 'b', 'c', 'd', 'e'].entries())
+        await store.commit([
+          { op: 'set', key: name, value: name, ttlMs: HOUR },
+          { op: 'index', list: 'l', key: name, score: index + 1 },
+        ]);
+      const names = (page: PageEntry[]) => page.map((entry) => entry.key);
+      expect(names(await store.page('l', { limit: 2 }))).toEqual(['e', 'd']);
+      // d moves to the top: the next page still starts after where d was.
+      await store.commit([{ op: 'index', list: 'l', key: 'd', score: 100 }]);
+      expect(names(await store.page('l', { limit: 2, after: { score: 4, key: 'd' } }))).toEqual([
+        'c',
+        'b',
+      ]);
+      // b moves below the cursor: it comes again, in its new place.
+      await store.commit([{ op: 'index', list: 'l', key: 'b', score: 0.5 }]);
+      expect(names(await store.page('l', { limit: 5, after: { score: 2, key: 'b' } }))).toEqual([
+        'a',
+        'b',
+      ]);
+      expect(names(await store.page('l', { limit: 10 }))).toEqual(['d', 'e', 'c', 'a', 'b']);
+    });
+
     it('pages through 105 entries, 20 at a time, none twice and none missed, ties by key', async () => {
       const store = open();
       const entries = Array.from({ length: 105 }, (_, index) => ({
