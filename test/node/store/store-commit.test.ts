@@ -127,7 +127,8 @@ function commitContract(
       await store.set('taken', 'first', HOUR);
       const heard: StoredEvent[] = [];
       const unsubscribe = store.subscribe('events:R2', (event) => heard.push(event));
-      await sleep(50);
+      // As /events does: what is appended after this read, the subscriber hears.
+      await store.read('events:R2');
       const refused = await store.commit([
         { op: 'set', key: 'before', value: 1, ttlMs: HOUR },
         { op: 'append', stream: 'events:R2', value: 'aborted' },
@@ -194,7 +195,8 @@ function commitContract(
       await store.append('events:R3', 'before');
       const heard: StoredEvent[] = [];
       const unsubscribe = store.subscribe('events:R3', (event) => heard.push(event));
-      await sleep(50);
+      // As /events does: what is appended after this read, the subscriber hears.
+      await store.read('events:R3');
       await writer.commit([
         { op: 'append', stream: 'events:R3', value: 'a' },
         { op: 'set', key: 'payment:R3', value: 'paid', ttlMs: HOUR },
@@ -448,7 +450,6 @@ function commitContract(
       const heard: StoredEvent[] = [];
       const unsubscribe = holder.subscribe('events:R7', (event) => heard.push(event));
       await holder.read('events:R7');
-      await sleep(50);
       expect(
         await writer.commit([
           { op: 'append', stream: 'events:R7', value: 'aborted' },
