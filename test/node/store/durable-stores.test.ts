@@ -345,6 +345,25 @@ describe.runIf(hasRedisServer())('Redis store', () => {
     await client.quit();
   });
 
+  it('drops the entries of a list whose value is gone as a page passes them', async () => {
+    const client = new Redis(redisUrl());
+    const store = createRedisStore({ client, prefix: 'drop:' });
+    for (const name of ['a', 'b', 'c'])
+      await store.commit([
+        { op: 'set', key: name, value: name, ttlMs: 60_000 },
+        { op: 'index', list: 'links', key: name, score: 1 },
+      ]);
+    await store.delete('b');
+    expect(await client.zcard('drop:i:links')).toBe(3);
+    expect((await store.page('links', { limit: 10 })).map((entry) => entry.key)).toEqual([
+      'c',
+      'a',
+    ]);
+    expect(await client.zrange('drop:i:links', 0, -1)).toEqual(['a', 'c']);
+    await store.close();
+    await client.quit();
+  });
+
   it('trims a stream to about its maximum and keeps counting', async () => {
     const store = createRedisStore({ url: redisUrl(), prefix: 'trim:', maxEventsPerStream: 5 });
     for (let index = 1; index <= 300; index++) await store.append('events:R1', index);
@@ -566,6 +585,31 @@ describe.runIf(hasPostgresServer())('PostgreSQL store', () => {
     await writer.append('events:R1', 'after');
     await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down', 'after']);
     await Promise.all([holder.close(), writer.close(), admin.end()]);
+  });
+
+  it('drops the entries of a list with their value, deleted or swept', async () => {
+    const url = await newDatabase();
+    let time = 1_000_000;
+    const store = createPostgresStore({ url, now: () => time });
+    for (const [index, name] of ['a', 'b', 'c'].entries())
+      await store.commit([
+        { op: 'set', key: name, value: name, ttlMs: name === 'c' ? 1000 : 60_000 },
+        { op: 'index', list: 'links', key: name, score: index },
+      ]);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const listed = async () =>
+      (
+        await client.query<{ key: string }>('SELECT key FROM paydrop_list_entries ORDER BY key')
+      ).rows.map((row) => row.key);
+    await store.delete('a');
+    expect(await listed()).toEqual(['b', 'c']);
+    // c's time is up: skipped at once, dropped by the sweep that runs as writes go by.
+    time += 5000;
+    expect((await store.page('links', { limit: 10 })).map((entry) => entry.key)).toEqual(['b']);
+    for (let index = 0; index < 300; index++) await store.set(`filler:${index}`, index, 60_000);
+    await expect.poll(listed).toEqual(['b']);
+    await Promise.all([store.close(), client.end()]);
   });
 
   it('brings a database of schema 1 up to date, keeping its data, and commits on it', async () => {
