@@ -26,6 +26,10 @@ export interface RunningPostgres {
   createDatabase(name: string): Promise<string>;
   /** Stops the server (fast shutdown) and deletes its folder; safe to call twice. */
   stop(): Promise<void>;
+  /** Stops the server for a while, keeping its data (an outage); `resume` starts it again. */
+  halt(): void;
+  /** Starts a halted server again on the same port and data; clients reconnect. */
+  resume(): void;
 }
 
 /** POSTGRES_BIN, else the bin folder of the newest PostgreSQL version installed. */
@@ -62,6 +66,23 @@ function run(bin: string, command: string, args: string[]): void {
     );
 }
 
+/** pg_ctl's arguments to start the server of `folder` on `port`. */
+function startArgs(folder: string, port: number): string[] {
+  // fsync off: a test server's data need not survive a power cut, and it is much faster.
+  return [
+    '-D',
+    join(folder, 'data'),
+    '-l',
+    join(folder, 'server.log'),
+    '-w',
+    '-t',
+    '30',
+    '-o',
+    `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+    'start',
+  ];
+}
+
 async function startOnce(bin: string, port: number): Promise<RunningPostgres> {
   const folder = mkdtempSync(join(tmpdir(), 'paydrop-postgres-'));
   if (isRoot) {
@@ -85,19 +106,7 @@ async function startOnce(bin: string, port: number): Promise<RunningPostgres> {
       '--no-sync',
       '--no-instructions',
     ]);
-    // fsync off: a test server's data need not survive a power cut, and it is much faster.
-    run(bin, 'pg_ctl', [
-      '-D',
-      data,
-      '-l',
-      log,
-      '-w',
-      '-t',
-      '30',
-      '-o',
-      `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
-      'start',
-    ]);
+    run(bin, 'pg_ctl', startArgs(folder, port));
   } catch (error) {
     const output = existsSync(log) ? readFileSync(log, 'utf8') : '';
     rmSync(folder, { recursive: true, force: true });
@@ -120,6 +129,12 @@ async function startOnce(bin: string, port: number): Promise<RunningPostgres> {
         await client.end();
       }
       return `postgres://postgres@127.0.0.1:${port}/${encodeURIComponent(name)}`;
+    },
+    halt() {
+      run(bin, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
+    },
+    resume() {
+      run(bin, 'pg_ctl', startArgs(folder, port));
     },
     stop() {
       stopped ??= (async () => {

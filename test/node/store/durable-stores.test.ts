@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../../src/server/store/postgres';
+import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../../src/server/store/postgres/migrations';
 import { createRedisStore } from '../../../src/server/store/redis';
 import { createSqliteStore } from '../../../src/server/store/sqlite';
 import { MIGRATIONS } from '../../../src/server/store/sqlite/migrations';
@@ -352,6 +353,25 @@ describe.runIf(hasRedisServer())('Redis store', () => {
     await client.quit();
   });
 
+  it('drops the entries of a list whose value is gone as a page passes them', async () => {
+    const client = new Redis(redisUrl());
+    const store = createRedisStore({ client, prefix: 'drop:' });
+    for (const name of ['a', 'b', 'c'])
+      await store.commit([
+        { op: 'set', key: name, value: name, ttlMs: 60_000 },
+        { op: 'index', list: 'links', key: name, score: 1 },
+      ]);
+    await store.delete('b');
+    expect(await client.zcard('drop:i:links')).toBe(3);
+    expect((await store.page('links', { limit: 10 })).map((entry) => entry.key)).toEqual([
+      'c',
+      'a',
+    ]);
+    expect(await client.zrange('drop:i:links', 0, -1)).toEqual(['a', 'c']);
+    await store.close();
+    await client.quit();
+  });
+
   it('trims a stream to about its maximum and keeps counting', async () => {
     const store = createRedisStore({ url: redisUrl(), prefix: 'trim:', maxEventsPerStream: 5 });
     for (let index = 1; index <= 300; index++) await store.append('events:R1', index);
@@ -442,7 +462,7 @@ describe.runIf(hasPostgresServer())('PostgreSQL store', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const { rows } = await client.query('SELECT version FROM paydrop_schema ORDER BY version');
-    expect(rows).toEqual([{ version: 1 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
     // The lock is let go of: nothing of paydrop's is left holding an advisory lock.
     const locks = await client.query(
       "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'",
@@ -573,6 +593,80 @@ describe.runIf(hasPostgresServer())('PostgreSQL store', () => {
     await writer.append('events:R1', 'after');
     await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down', 'after']);
     await Promise.all([holder.close(), writer.close(), admin.end()]);
+  });
+
+  it('drops the entries of a list with their value, deleted or swept', async () => {
+    const url = await newDatabase();
+    let time = 1_000_000;
+    const store = createPostgresStore({ url, now: () => time });
+    for (const [index, name] of ['a', 'b', 'c'].entries())
+      await store.commit([
+        { op: 'set', key: name, value: name, ttlMs: name === 'c' ? 1000 : 60_000 },
+        { op: 'index', list: 'links', key: name, score: index },
+      ]);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const listed = async () =>
+      (
+        await client.query<{ key: string }>('SELECT key FROM paydrop_list_entries ORDER BY key')
+      ).rows.map((row) => row.key);
+    await store.delete('a');
+    expect(await listed()).toEqual(['b', 'c']);
+    // c's time is up: skipped at once, dropped by the sweep that runs as writes go by.
+    time += 5000;
+    expect((await store.page('links', { limit: 10 })).map((entry) => entry.key)).toEqual(['b']);
+    for (let index = 0; index < 300; index++) await store.set(`filler:${index}`, index, 60_000);
+    await expect.poll(listed).toEqual(['b']);
+    await Promise.all([store.close(), client.end()]);
+  });
+
+  it('brings a database of schema 1 up to date, keeping its data, and commits on it', async () => {
+    const url = await newDatabase();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    // A database as the first paydrop with PostgreSQL left it.
+    await client.query(POSTGRES_MIGRATIONS[0] ?? '');
+    await client.query(
+      'CREATE TABLE paydrop_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    await client.query('INSERT INTO paydrop_schema (version) VALUES (1)');
+    await client.query(
+      'INSERT INTO paydrop_values (key, value, expires_at) VALUES (\'payment:R1\', \'{"orderId":"o1"}\', $1)',
+      [Date.now() + 3_600_000],
+    );
+    const store = createPostgresStore({ url });
+    expect(await store.get('payment:R1')).toEqual({ orderId: 'o1' });
+    expect(
+      await store.commit([
+        { op: 'index', list: 'payments', key: 'payment:R1', score: 1 },
+        { op: 'add', key: 'once:R1', value: true, ttlMs: 60_000 },
+      ]),
+    ).toBe(true);
+    expect(await store.page('payments', { limit: 5 })).toEqual([
+      { key: 'payment:R1', score: 1, value: { orderId: 'o1' } },
+    ]);
+    const { rows } = await client.query('SELECT version FROM paydrop_schema ORDER BY version');
+    expect(rows.map((row) => row.version)).toEqual([1, 2]);
+    await Promise.all([store.close(), client.end()]);
+  });
+
+  it('commits, reads several and pages without named statements too', async () => {
+    const url = await newDatabase();
+    const store = createPostgresStore({ url, preparedStatements: false });
+    for (let round = 0; round < 2; round++) {
+      expect(
+        await store.commit([
+          { op: 'set', key: `link:${round}`, value: { round }, ttlMs: 60_000 },
+          { op: 'index', list: 'links', key: `link:${round}`, score: round },
+          { op: 'add', key: 'once', value: round, ttlMs: 60_000 },
+        ]),
+      ).toBe(round === 0);
+    }
+    expect(await store.getMany(['link:0', 'link:1', 'once'])).toEqual([{ round: 0 }, undefined, 0]);
+    expect(await store.page('links', { limit: 5, after: { score: 5, key: 'x' } })).toEqual([
+      { key: 'link:0', score: 0, value: { round: 0 } },
+    ]);
+    await store.close();
   });
 
   it('keeps the newest events of a stream, and counts on past them', async () => {

@@ -50,6 +50,74 @@ export const MIGRATIONS: readonly string[] = [
     until bigint NOT NULL
   );
   `,
+  // 2: lists (entries by score, paged newest first) and the commit of several writes at once.
+  // Keys of a list sort by their bytes (COLLATE "C"), as Redis and JavaScript order them, not by
+  // the database's language. An entry goes with its value: when the value is deleted or swept,
+  // its entries are too. paydrop_commit applies a commit's writes in order in one statement
+  // (one round trip, one transaction); an add that finds its key live raises PDADD, which
+  // undoes every write before it, and the store answers false.
+  `
+  CREATE TABLE paydrop_list_entries (
+    list text NOT NULL,
+    key text COLLATE "C" NOT NULL,
+    score double precision NOT NULL,
+    PRIMARY KEY (list, key)
+  );
+  CREATE INDEX paydrop_list_entries_page ON paydrop_list_entries (list, score DESC, key DESC);
+  CREATE INDEX paydrop_list_entries_key ON paydrop_list_entries (key);
+  CREATE FUNCTION paydrop_commit(writes jsonb, now_ms bigint, max_events bigint, stream_ttl_ms bigint)
+  RETURNS boolean LANGUAGE plpgsql AS $commit$
+  DECLARE
+    write jsonb;
+    event_id bigint;
+  BEGIN
+    FOR write IN
+      SELECT item FROM jsonb_array_elements(writes) WITH ORDINALITY AS w(item, place) ORDER BY place
+    LOOP
+      CASE write->>'op'
+      WHEN 'set' THEN
+        INSERT INTO paydrop_values (key, value, expires_at)
+        VALUES (write->>'key', write->>'value', now_ms + (write->>'ttlMs')::bigint)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at;
+      WHEN 'add' THEN
+        INSERT INTO paydrop_values (key, value, expires_at)
+        VALUES (write->>'key', write->>'value', now_ms + (write->>'ttlMs')::bigint)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
+        WHERE paydrop_values.expires_at <= now_ms;
+        IF NOT FOUND THEN
+          RAISE EXCEPTION 'paydrop commit: the key of an add is present' USING ERRCODE = 'PDADD';
+        END IF;
+      WHEN 'delete' THEN
+        DELETE FROM paydrop_values WHERE key = write->>'key';
+        DELETE FROM paydrop_list_entries WHERE key = write->>'key';
+      WHEN 'append' THEN
+        INSERT INTO paydrop_streams (stream, last_id, expires_at)
+        VALUES (write->>'stream', 1, now_ms + stream_ttl_ms)
+        ON CONFLICT (stream) DO UPDATE
+          SET last_id = paydrop_streams.last_id + 1, expires_at = excluded.expires_at
+        RETURNING last_id INTO event_id;
+        INSERT INTO paydrop_events (stream, id, value)
+        VALUES (write->>'stream', event_id, write->>'value');
+        DELETE FROM paydrop_events
+        WHERE stream = write->>'stream' AND id <= event_id - max_events;
+        PERFORM pg_notify('paydrop_events', event_id || ':' || (write->>'stream'));
+      WHEN 'schedule' THEN
+        INSERT INTO paydrop_jobs (queue, key, value, due_at)
+        VALUES (write->>'queue', write->>'key', write->>'value', (write->>'dueAt')::bigint)
+        ON CONFLICT (queue, key) DO UPDATE
+          SET value = excluded.value, due_at = excluded.due_at, owner = '', leased_until = 0;
+      WHEN 'finish' THEN
+        DELETE FROM paydrop_jobs WHERE queue = write->>'queue' AND key = write->>'key';
+      WHEN 'index' THEN
+        INSERT INTO paydrop_list_entries (list, key, score)
+        VALUES (write->>'list', write->>'key', (write->>'score')::double precision)
+        ON CONFLICT (list, key) DO UPDATE SET score = excluded.score;
+      END CASE;
+    END LOOP;
+    RETURN true;
+  END
+  $commit$;
+  `,
 ];
 
 /**

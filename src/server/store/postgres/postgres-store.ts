@@ -11,12 +11,17 @@
  *   table, so the instance holding the browser's stream learns of an event appended elsewhere;
  * - jobs are rows claimed with `FOR UPDATE SKIP LOCKED` and leased: each job goes to one owner,
  *   and one whose owner died comes back once its lease has run out;
+ * - a `commit` is one call of the function paydrop_commit (migrations.ts): one round trip, one
+ *   transaction, so its appends are notified only when all of it commits, and an `add` that
+ *   finds its key undoes it all;
+ * - lists are rows by (list, key) with a score, paged along an index, joined to their values;
  * - the schema is migrated at start-up under an advisory lock (migrations.ts).
  * The database's clock is never used: times are the companion's (see migrations.ts).
  */
 import pg from 'pg';
-import type { CheckoutStore, ScheduledJob, StoredEvent } from '../store';
+import type { CheckoutStore, PageEntry, ScheduledJob, StoredEvent } from '../store';
 import { withOutages } from '../store-unavailable';
+import { checkKeys, checkPage, checkWrites, writePlace } from '../store-writes';
 import { checkMs, checkTime, decodeValue, encodeValue, parseEventId } from '../stored-value';
 import { migrate } from './migrations';
 
@@ -106,6 +111,12 @@ const HEARTBEAT_MS = 15_000;
  * that left us on a read-only node (25006).
  */
 const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3]|57014|40001|40P01|25006)/;
+/** What paydrop_commit raises when an `add` finds its key live: the commit is undone, not failed. */
+const ADD_FOUND = 'PDADD';
+/** deadlock_detected: the transaction PostgreSQL chose to end, rolled back whole. */
+const DEADLOCK = '40P01';
+/** Tries of a commit that PostgreSQL ended in a deadlock. */
+const COMMIT_ATTEMPTS = 3;
 /** Node's socket errors and pg's own words for a connection that went away or timed out. */
 const TRANSIENT_MESSAGE =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|cannot connect to PostgreSQL/;
@@ -372,7 +383,12 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
   }
 
   async function sweep(time: number): Promise<void> {
-    await query('DELETE FROM paydrop_values WHERE expires_at <= $1', [time]);
+    // A list's entries go with their values.
+    await query(
+      `WITH gone AS (DELETE FROM paydrop_values WHERE expires_at <= $1 RETURNING key)
+       DELETE FROM paydrop_list_entries AS entry USING gone WHERE entry.key = gone.key`,
+      [time],
+    );
     await query('DELETE FROM paydrop_leases WHERE until <= $1', [time]);
     // A stream someone here is listening to is kept, as in memory and SQLite.
     await query(
@@ -631,7 +647,11 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
       return (result.rowCount ?? 0) > 0;
     },
     async delete(key) {
-      await query('DELETE FROM paydrop_values WHERE key = $1', [key]);
+      await query(
+        `WITH gone AS (DELETE FROM paydrop_values WHERE key = $1)
+         DELETE FROM paydrop_list_entries WHERE key = $1`,
+        [key],
+      );
     },
     async append(stream, value) {
       usable();
@@ -680,6 +700,113 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
         if (!mine.listeners.delete(listener) || mine.listeners.size > 0) return;
         if (watched.get(stream) === mine) watched.delete(stream);
       };
+    },
+    async commit(given) {
+      usable();
+      const writes = checkWrites(given);
+      if (writes.length === 0) return true;
+      // The writes as paydrop_commit reads them: values as their stored text, times whole.
+      const streams = new Set<string>();
+      const plan = writes.map((write, index) => {
+        const where = writePlace(index, write.op);
+        switch (write.op) {
+          case 'set':
+          case 'add':
+            return {
+              op: write.op,
+              key: write.key,
+              value: encodeValue(where, write.value),
+              ttlMs: checkMs(where, 'ttlMs', write.ttlMs),
+            };
+          case 'append':
+            streams.add(write.stream);
+            return { op: write.op, stream: write.stream, value: encodeValue(where, write.value) };
+          case 'schedule':
+            return {
+              op: write.op,
+              queue: write.queue,
+              key: write.key,
+              value: encodeValue(where, write.value),
+              dueAt: Math.floor(write.dueAt),
+            };
+          default:
+            return write;
+        }
+      });
+      // A subscription here still finding its start: these appends come after it, in its order.
+      for (const stream of streams) await watched.get(stream)?.starting;
+      await started();
+      const text = JSON.stringify(plan);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await query('SELECT paydrop_commit($1::jsonb, $2, $3, $4)', [
+            text,
+            now(),
+            maxEvents,
+            streamTtlMs,
+          ]);
+          break;
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          if (code === ADD_FOUND) return false;
+          // Two commits writing the same rows in opposite orders: PostgreSQL ends one of them
+          // (deadlock), wholly rolled back, so it is tried again rather than answered 503.
+          if (code === DEADLOCK && attempt < COMMIT_ATTEMPTS) continue;
+          throw error;
+        }
+      }
+      wrote();
+      // Committed: this instance's listeners hear it now, without waiting for the notification.
+      for (const stream of streams) if (watched.has(stream)) void pull(stream);
+      return true;
+    },
+    async getMany(given) {
+      usable();
+      const keys = checkKeys(given);
+      if (keys.length === 0) return [];
+      await started();
+      const { rows } = await query<{ key: string; value: string }>(
+        'SELECT key, value FROM paydrop_values WHERE key = ANY($1::text[]) AND expires_at > $2',
+        [keys, now()],
+      );
+      const found = new Map(rows.map((row) => [row.key, row.value]));
+      return keys.map((key) => {
+        const text = found.get(key);
+        return text === undefined ? undefined : decodeValue(text);
+      });
+    },
+    async page(list, options) {
+      usable();
+      const { limit, after } = checkPage(list, options);
+      await started();
+      // Along the index (list, score DESC, key DESC), joined to the live values: entries whose
+      // value is gone are skipped here (and dropped with the value: delete, sweep).
+      const { rows } = after
+        ? await query<{ key: string; score: number; value: string }>(
+            `SELECT entry.key, entry.score, item.value
+             FROM paydrop_list_entries AS entry
+             JOIN paydrop_values AS item ON item.key = entry.key AND item.expires_at > $2
+             WHERE entry.list = $1 AND (entry.score, entry.key) < ($4, $5 COLLATE "C")
+             ORDER BY entry.score DESC, entry.key DESC
+             LIMIT $3`,
+            [list, now(), limit, after.score, after.key],
+          )
+        : await query<{ key: string; score: number; value: string }>(
+            `SELECT entry.key, entry.score, item.value
+             FROM paydrop_list_entries AS entry
+             JOIN paydrop_values AS item ON item.key = entry.key AND item.expires_at > $2
+             WHERE entry.list = $1
+             ORDER BY entry.score DESC, entry.key DESC
+             LIMIT $3`,
+            [list, now(), limit],
+          );
+      return rows.map(
+        (row): PageEntry => ({
+          key: row.key,
+          score: Number(row.score),
+          value: decodeValue(row.value),
+        }),
+      );
     },
     async schedule(queue, key, value, dueAt) {
       usable();
@@ -772,6 +899,7 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
           'paydrop_events',
           'paydrop_jobs',
           'paydrop_leases',
+          'paydrop_list_entries',
         ])
           await client.query(`DELETE FROM ${table}`);
         await client.query('COMMIT');

@@ -8,13 +8,18 @@
  *   open stream hears of an event appended on another instance;
  * - jobs are a sorted set by due time (a claimed job's score moves to the end of its lease) with
  *   its values in hashes, claimed by a Lua script: each job goes to exactly one owner;
- * - named leases are `SET PX` when free or ours, released by compare-and-delete.
- * Multi-key scripts touch one queue or one stream at a time; a Redis Cluster is not supported.
+ * - named leases are `SET PX` when free or ours, released by compare-and-delete;
+ * - a `commit` is one Lua script (COMMIT): all its writes or, when an `add` finds its key, none,
+ *   with the appends' wake-ups published after the writes;
+ * - lists are sorted sets of store keys by score, paged with their values by a script (PAGE) that
+ *   drops the entries whose value is gone.
+ * A commit's keys and a page's values span many slots; a Redis Cluster is not supported.
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { CheckoutStore, ScheduledJob, StoredEvent } from '../store';
+import type { CheckoutStore, PageEntry, ScheduledJob, StoredEvent } from '../store';
 import { withOutages } from '../store-unavailable';
+import { checkKeys, checkPage, checkWrites, writePlace } from '../store-writes';
 import { checkMs, checkTime, decodeValue, encodeValue, parseEventId } from '../stored-value';
 import {
   judgeRedisSettings,
@@ -22,7 +27,7 @@ import {
   readRedisSettings,
   uncheckedWarning,
 } from './redis-settings';
-import { APPEND, CLAIM, LEASE, RELEASE, SCHEDULE } from './scripts';
+import { APPEND, CLAIM, COMMIT, LEASE, PAGE, RELEASE, SCHEDULE } from './scripts';
 
 interface RedisStoreCommonOptions {
   /** Put before every key and channel, so one Redis can serve other things too. Default `paydrop:`. */
@@ -243,6 +248,7 @@ export function createRedisStore(options: RedisStoreOptions | string): RedisStor
     stream: (name: string) => `${prefix}s:${name}`,
     channel: (name: string) => `${prefix}e:${name}`,
     lease: (name: string) => `${prefix}l:${name}`,
+    list: (name: string) => `${prefix}i:${name}`,
     queue: (name: string) => [
       `${prefix}q:${name}`,
       `${prefix}qv:${name}`,
@@ -446,6 +452,78 @@ export function createRedisStore(options: RedisStoreOptions | string): RedisStor
         subscribed.delete(channel);
         if (!closed) subscriber?.unsubscribe(channel).catch(() => {});
       };
+    },
+    async commit(given) {
+      await usable();
+      const writes = checkWrites(given);
+      if (writes.length === 0) return true;
+      // Keys and arguments for the COMMIT script, write by write (its comment has the layout).
+      const keys: string[] = [];
+      const args: Array<string | number> = [maxEvents, streamTtlMs];
+      writes.forEach((write, index) => {
+        const where = writePlace(index, write.op);
+        switch (write.op) {
+          case 'set':
+          case 'add':
+            keys.push(key.value(write.key));
+            args.push(
+              write.op,
+              encodeValue(where, write.value),
+              checkMs(where, 'ttlMs', write.ttlMs),
+            );
+            break;
+          case 'delete':
+            keys.push(key.value(write.key));
+            args.push(write.op);
+            break;
+          case 'append':
+            keys.push(key.stream(write.stream));
+            args.push(write.op, encodeValue(where, write.value), key.channel(write.stream));
+            break;
+          case 'schedule':
+            keys.push(...key.queue(write.queue));
+            args.push(
+              write.op,
+              encodeValue(where, write.value),
+              Math.floor(write.dueAt),
+              write.key,
+            );
+            break;
+          case 'finish':
+            keys.push(...key.queue(write.queue));
+            args.push(write.op, write.key);
+            break;
+          case 'index':
+            keys.push(key.list(write.list));
+            args.push(write.op, String(write.score), write.key);
+            break;
+        }
+      });
+      return (await run(COMMIT, keys, args)) === 1;
+    },
+    async getMany(given) {
+      await usable();
+      const names = checkKeys(given);
+      if (names.length === 0) return [];
+      const texts = await redis.mget(...names.map(key.value));
+      return texts.map((text) => (text === null ? undefined : decodeValue(text)));
+    },
+    async page(list, options) {
+      await usable();
+      const { limit, after } = checkPage(list, options);
+      const flat = (await run(
+        PAGE,
+        [key.list(list)],
+        [limit, key.value(''), after ? String(after.score) : '', after?.key ?? ''],
+      )) as string[];
+      const entries: PageEntry[] = [];
+      for (let index = 0; index + 2 < flat.length; index += 3)
+        entries.push({
+          key: flat[index] ?? '',
+          score: Number(flat[index + 1]),
+          value: decodeValue(flat[index + 2] ?? ''),
+        });
+      return entries;
     },
     async schedule(queue, jobKey, value, dueAt) {
       await usable();

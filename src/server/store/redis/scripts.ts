@@ -66,3 +66,133 @@ export const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
+
+/**
+ * One `commit`, whole: Redis runs a script with nothing in between, so no other client sees half
+ * of it, and a second instance's competing `add` runs wholly before or after it.
+ * ARGV[1] events kept per stream (approximately), ARGV[2] stream ttl ms; then each write's op
+ * and fields in order, taking its keys from KEYS in order:
+ * - set, add: KEYS value; ARGV op, value text, ttl ms
+ * - delete: KEYS value; ARGV op
+ * - append: KEYS stream; ARGV op, value text, channel
+ * - schedule: KEYS the queue's four (as SCHEDULE); ARGV op, value text, due time, job key
+ * - finish: KEYS the queue's four; ARGV op, job key
+ * - index: KEYS the list's sorted set; ARGV op, score, key
+ * A script is not rolled back when a command in it fails, so every `add` is checked before the
+ * first write, following the writes before it (a set makes its key present, a delete absent):
+ * one found present returns 0 with nothing written. The wake-ups of the appends are published
+ * last, once every write is in.
+ */
+export const COMMIT = `
+local present = {}
+local k, a = 1, 3
+while a <= #ARGV do
+  local op = ARGV[a]
+  if op == 'set' then
+    present[KEYS[k]] = true
+    k, a = k + 1, a + 3
+  elseif op == 'add' then
+    local here = present[KEYS[k]]
+    if here == nil then here = redis.call('EXISTS', KEYS[k]) == 1 end
+    if here then return 0 end
+    present[KEYS[k]] = true
+    k, a = k + 1, a + 3
+  elseif op == 'delete' then
+    present[KEYS[k]] = false
+    k, a = k + 1, a + 1
+  elseif op == 'append' or op == 'index' then
+    k, a = k + 1, a + 3
+  elseif op == 'schedule' then
+    k, a = k + 4, a + 4
+  elseif op == 'finish' then
+    k, a = k + 4, a + 2
+  else
+    return redis.error_reply('paydrop commit: unknown op ' .. tostring(op))
+  end
+end
+local wakeups = {}
+k, a = 1, 3
+while a <= #ARGV do
+  local op = ARGV[a]
+  if op == 'set' or op == 'add' then
+    redis.call('SET', KEYS[k], ARGV[a + 1], 'PX', ARGV[a + 2])
+    k, a = k + 1, a + 3
+  elseif op == 'delete' then
+    redis.call('DEL', KEYS[k])
+    k, a = k + 1, a + 1
+  elseif op == 'append' then
+    local last = redis.call('XREVRANGE', KEYS[k], '+', '-', 'COUNT', 1)[1]
+    local id = 1
+    if last then id = tonumber(string.match(last[1], '^(%d+)')) + 1 end
+    redis.call('XADD', KEYS[k], 'MAXLEN', '~', ARGV[1], id .. '-0', 'v', ARGV[a + 1])
+    redis.call('PEXPIRE', KEYS[k], ARGV[2])
+    wakeups[#wakeups + 1] = ARGV[a + 2]
+    wakeups[#wakeups + 1] = id .. ':' .. ARGV[a + 1]
+    k, a = k + 1, a + 3
+  elseif op == 'schedule' then
+    redis.call('HSET', KEYS[k + 1], ARGV[a + 3], ARGV[a + 1])
+    redis.call('HSET', KEYS[k + 2], ARGV[a + 3], ARGV[a + 2])
+    redis.call('HSETNX', KEYS[k + 3], ARGV[a + 3], 0)
+    redis.call('ZADD', KEYS[k], ARGV[a + 2], ARGV[a + 3])
+    k, a = k + 4, a + 4
+  elseif op == 'finish' then
+    redis.call('ZREM', KEYS[k], ARGV[a + 1])
+    redis.call('HDEL', KEYS[k + 1], ARGV[a + 1])
+    redis.call('HDEL', KEYS[k + 2], ARGV[a + 1])
+    redis.call('HDEL', KEYS[k + 3], ARGV[a + 1])
+    k, a = k + 4, a + 2
+  elseif op == 'index' then
+    redis.call('ZADD', KEYS[k], ARGV[a + 1], ARGV[a + 2])
+    k, a = k + 1, a + 3
+  end
+end
+for i = 1, #wakeups, 2 do redis.call('PUBLISH', wakeups[i], wakeups[i + 1]) end
+return 1
+`;
+
+/**
+ * KEYS[1] the list's sorted set (members are store keys, scores their scores). ARGV: limit, the
+ * prefix of value keys, the cursor's score and key (empty: from the top).
+ * Returns key, score, value for up to `limit` entries, highest score first and, within a score,
+ * key descending (Redis orders equal scores by the members' bytes). Entries whose value is gone
+ * are skipped and removed from the list. The value keys are built here, not passed as KEYS: the
+ * store does not support Redis Cluster (see redis-store.ts).
+ * The cursor's place is its rank: where the cursor's entry is when it is still there at its
+ * score, else where it would be (put there for the moment and taken out again, within the
+ * script, so nobody sees it), which Redis's own order decides rather than Lua's string order.
+ */
+export const PAGE = `
+local start = 0
+if ARGV[3] ~= '' then
+  local old = redis.call('ZSCORE', KEYS[1], ARGV[4])
+  if old and tonumber(old) == tonumber(ARGV[3]) then
+    start = redis.call('ZREVRANK', KEYS[1], ARGV[4]) + 1
+  else
+    redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+    start = redis.call('ZREVRANK', KEYS[1], ARGV[4])
+    if old then redis.call('ZADD', KEYS[1], old, ARGV[4]) else redis.call('ZREM', KEYS[1], ARGV[4]) end
+    -- Taken out again, an entry above the cursor's place puts back the one it displaced.
+    if old and tonumber(old) > tonumber(ARGV[3]) then start = start + 1 end
+  end
+end
+local limit = tonumber(ARGV[1])
+local out = {}
+while #out < limit * 3 do
+  local batch = redis.call('ZREVRANGE', KEYS[1], start, start + limit - 1, 'WITHSCORES')
+  if #batch == 0 then break end
+  local gone = 0
+  for i = 1, #batch, 2 do
+    local value = redis.call('GET', ARGV[2] .. batch[i])
+    if not value then
+      redis.call('ZREM', KEYS[1], batch[i])
+      gone = gone + 1
+    elseif #out < limit * 3 then
+      out[#out + 1] = batch[i]
+      out[#out + 1] = batch[i + 1]
+      out[#out + 1] = value
+    end
+  end
+  start = start + #batch / 2 - gone
+end
+return out
+`;
