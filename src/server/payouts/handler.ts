@@ -9,8 +9,6 @@
 import { isKnownCurrency, type PayoutStatus } from '../../protocol';
 import {
   BACK_OFFICE_PATHS,
-  type PaymentLinkRequestWire,
-  type PaymentLinkView,
   type PayoutEventWire,
   type PayoutResultWire,
   type PayoutView,

@@ -13,7 +13,7 @@ import {
 } from '../../protocol';
 import type { ProviderClient } from '../../provider/client';
 import { payoutMoves } from '../../provider/payout-state';
-import { type CheckoutHandlerOptions, DAY_MS } from '../checkout';
+import type { CheckoutHandlerOptions } from '../checkout';
 import type { CheckoutLogger } from '../http';
 import { type JobPicker, type JobResult, nextAttempt } from '../jobs';
 import {

@@ -3,7 +3,7 @@
  * a bad write is a TypeError that names the call, the write's place and op, and the field, before
  * anything is written (a commit never half-applies because its fifth write was malformed).
  */
-import type { StoreWrite } from './store';
+import type { StoreWrite } from './contract';
 import { checkMs, checkName, checkTime } from './stored-value';
 
 const OPS = ['set', 'add', 'delete', 'append', 'schedule', 'finish', 'index'] as const;

@@ -363,12 +363,6 @@ export function createRedisStore(options: RedisStoreOptions | string): RedisStor
   }
 
   const store: RedisStore = {
-    // Placeholders so this branch compiles: the remote helper's branch (h-remote) implements the
-    // batch calls on this store; its version replaces these three lines when the two merge.
-    commit: () => Promise.reject(new Error('store.commit: not on this branch yet (see h-remote)')),
-    getMany: () =>
-      Promise.reject(new Error('store.getMany: not on this branch yet (see h-remote)')),
-    page: () => Promise.reject(new Error('store.page: not on this branch yet (see h-remote)')),
     async ready() {
       await started;
       if (refusal) throw refusal;
