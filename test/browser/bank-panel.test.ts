@@ -12,9 +12,10 @@ import type { BankWindow } from '../../src/widget/channels/bank/bank-window';
 import { en } from '../../src/widget/messages/en';
 import { drawQr } from '../../src/widget/qr';
 import { qrMessagesEn } from '../../src/widget/qr/messages';
+import { FakeClock } from '../helpers/fake-clock';
 import { axeViolations } from './axe';
 import { andRedraw, renderCheckout } from './checkout-harness';
-import { channels, FakeClock, FakeCompanion, FakePopup, paymentView, sessionView } from './fakes';
+import { channels, FakeCompanion, FakePopup, paymentView, sessionView } from './fakes';
 
 // The real chunk loader, watched: the QR code is a chunk of its own, loaded when asked for.
 vi.mock('#chunks', async (importOriginal) => {

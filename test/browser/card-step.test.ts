@@ -4,20 +4,20 @@
 // real one does, by messages), the card sent once, the form locked while it works, a refused card said so, the issuer's challenge
 // framed from the companion's origin and finished only by the one message that may finish it, the
 // card's styles adopted into the dialog's shadow root, and no axe violations.
-import { act, fireEvent, render, screen, within } from '@testing-library/preact';
+import { act, fireEvent, render, screen } from '@testing-library/preact';
 import { h } from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CheckoutModel, createCheckoutModel } from '../../src/flow/checkout-model';
 import { CompanionFailure, type CustomerDetails } from '../../src/flow/companion';
 import { CARD_FRAME_TAG } from '../../src/protocol/card-frame';
 import { CardStep, CHALLENGE_TIMEOUT_MS } from '../../src/widget/channels/card/chunk';
+import { FakeClock } from '../helpers/fake-clock';
 import { axeViolations } from './axe';
 import { andRedraw, dialog, renderCheckout } from './checkout-harness';
 import {
   COMPANION_ORIGIN,
   channels,
   deferred,
-  FakeClock,
   FakeCompanion,
   paymentView,
   sessionView,
