@@ -86,7 +86,9 @@ function start(env: Record<string, string> = {}): number {
   }
 }
 
-describe('build-if-changed', () => {
+// Each build starts npm, which takes seconds on a loaded machine: the first case starts it five
+// times and took 20 s (the default limit) at load 20 on 2 cores.
+describe('build-if-changed', { timeout: 60_000 }, () => {
   it('builds once, then again only when a source, the Vite config or the lockfile changes', () => {
     expect(start()).toBe(1);
     expect(start()).toBe(1);
