@@ -52,7 +52,7 @@ function copyName(messages: Messages, index: number): string {
   ];
   return messages.copyNames.split('|')[index] || (terms[index] ?? '');
 }
-const { heading, button, field } = checkout;
+const { heading, button } = checkout;
 
 /** A state's findings of impact moderate or above, each prefixed with the state's name. */
 async function moderateFindings(state: string): Promise<string[]> {
