@@ -66,6 +66,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
+          // Journeys in a real browser, axe over every state: CPU-heavy, and beside three other
+          // files on 2 cores a few took over 20 s (customer-looks-axe, widget-access). A hung one
+          // still fails in a minute.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           include: [
             'test/e2e/**/*.test.ts',
             'test/consumers/**/*.test.ts',
