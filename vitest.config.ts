@@ -1,15 +1,83 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import SummaryReporter from './test/summary-reporter';
 
+/**
+ * Pure logic: no server, process, browser, database or global stub. Its files share a worker's
+ * module graph (isolate: false) in threads, so each does not pay again for importing the model.
+ */
+const UNIT = [
+  'test/node/flow/**/*.test.ts',
+  'test/node/protocol/**/*.test.ts',
+  'test/node/card-flow.test.ts',
+  'test/node/card-frame-contract.test.ts',
+  'test/node/card-input.test.ts',
+  'test/node/challenge-message.test.ts',
+  'test/node/hosted-card-flow.test.ts',
+  'test/node/provider/payout-state.test.ts',
+  'test/node/provider/transport.test.ts',
+  'test/node/provider/webhook-signature.test.ts',
+  'test/node/sandbox/clock.test.ts',
+  'test/node/server/shop-origin.test.ts',
+  'test/node/server/token.test.ts',
+  'test/node/server/validation-cache.test.ts',
+  'test/node/store/memory-queue.test.ts',
+];
+
+/**
+ * Most files spend their time waiting on what they started (servers, Chromium, redis-server,
+ * PostgreSQL, child processes), not computing, so more files run at once than there are cores.
+ * Vitest's own default is cores - 1: one file at a time on a 2-core machine. PAYDROP_TEST_WORKERS
+ * overrides it (1 to run one file at a time when hunting a flake).
+ */
+const workers = Number(process.env.PAYDROP_TEST_WORKERS) || Math.max(4, availableParallelism() * 2);
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // The companion serves the card frame's built stylesheet as text (`?raw`, src/server/checkout/card-frame.ts);
     // Vitest empties CSS it does not process.
     css: { include: [/paydrop-card-frame\.css/] },
     // Servers in tests listen on port 0 and close on teardown; a hung one must not hang CI.
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // A poll waits for what a loaded machine may take seconds to show (a page's script running, a
+    // pushed status drawn): Vitest's 1 s default failed there (widget-loading, at load 20 on 2
+    // cores). A poll that passes returns as soon as it does, so a steady run is no slower.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default', new SummaryReporter()],
+    maxWorkers: workers,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: UNIT, pool: 'threads', isolate: false },
+      },
+      {
+        // The widget's components in jsdom (each file says so in its first line).
+        extends: true,
+        test: { name: 'dom', include: ['test/browser/**/*.test.ts'] },
+      },
+      {
+        // The companion, the sandbox, the stores and the demo, each over real servers.
+        extends: true,
+        test: { name: 'node', include: ['test/node/**/*.test.ts'], exclude: UNIT },
+      },
+      {
+        // Chromium, the packed package in consumer projects, and its published types.
+        extends: true,
+        test: {
+          name: 'e2e',
+          // Journeys in a real browser, axe over every state: CPU-heavy, and beside three other
+          // files on 2 cores a few took over 20 s (customer-looks-axe, widget-access). A hung one
+          // still fails in a minute.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          include: [
+            'test/e2e/**/*.test.ts',
+            'test/consumers/**/*.test.ts',
+            'test/types/**/*.test.ts',
+          ],
+        },
+      },
+    ],
   },
 });

@@ -7,68 +7,11 @@
 // The stamp is a hash of the build's inputs' content, not their times: a checkout or a copy
 // changes times without changing what is built. PAYDROP_FORCE_BUILD=1 builds regardless.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { built, fingerprint, stampOf, TARGETS } from './build-stamp.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const DIST = join(ROOT, 'dist');
-
-/** What each script builds from, and files it must leave, or the stamp is not trusted. */
-const TARGETS = {
-  'build:widget': {
-    inputs: ['src', 'demo', 'vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'],
-    outputs: [
-      'paydrop.js',
-      'paydrop-chunks.json',
-      'paydrop-card-frame.js',
-      'paydrop-card-frame.css',
-      'index.js',
-      'demo/spa.js',
-      'back-office/paydrop-back-office.js',
-    ],
-  },
-  build: {
-    inputs: [
-      'src',
-      'demo',
-      'vite.config.ts',
-      'package.json',
-      'package-lock.json',
-      'tsconfig.json',
-      'tsconfig.build.json',
-      'scripts/dts-extensions.mjs',
-    ],
-    outputs: ['server.js', 'server-node.js', 'sandbox.js', 'types/server/index.d.ts'],
-    // A full build is the widget's too.
-    includes: 'build:widget',
-  },
-};
-
-const stampOf = (script) => join(DIST, `.build-stamp-${script.replace(/\W/g, '-')}`);
-
-function fingerprint(script) {
-  const hash = createHash('sha256').update(`${script}\n`);
-  const add = (path) => {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return;
-    if (stat.isDirectory()) {
-      for (const name of readdirSync(path).sort()) add(join(path, name));
-    } else {
-      hash.update(`${relative(ROOT, path)}\n`).update(readFileSync(path));
-    }
-  };
-  for (const input of TARGETS[script].inputs) add(join(ROOT, input));
-  return hash.digest('hex');
-}
-
-function built(script) {
-  const target = TARGETS[script];
-  const outputs = [...target.outputs, ...(target.includes ? TARGETS[target.includes].outputs : [])];
-  if (!outputs.every((file) => existsSync(join(DIST, file)))) return false;
-  const stamp = stampOf(script);
-  return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === fingerprint(script);
-}
 
 const script = process.argv[2] ?? '';
 if (!Object.hasOwn(TARGETS, script)) {

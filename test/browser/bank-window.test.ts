@@ -8,15 +8,8 @@ import { loadReturnChunk } from '#chunks';
 import { type CheckoutModel, createCheckoutModel } from '../../src/flow/checkout-model';
 import { CompanionFailure, type PaymentView } from '../../src/flow/companion';
 import { type BankWindow, createBankWindow } from '../../src/widget/channels/bank/bank-window';
-import {
-  channels,
-  deferred,
-  FakeClock,
-  FakeCompanion,
-  FakePopup,
-  paymentView,
-  sessionView,
-} from './fakes';
+import { FakeClock } from '../helpers/fake-clock';
+import { channels, deferred, FakeCompanion, FakePopup, paymentView, sessionView } from './fakes';
 import { settle } from './setup-dom';
 
 // The real chunk loader, watched: the full-page redirect lives in a chunk loaded when needed.

@@ -4,20 +4,20 @@
 // real one does, by messages), the card sent once, the form locked while it works, a refused card said so, the issuer's challenge
 // framed from the companion's origin and finished only by the one message that may finish it, the
 // card's styles adopted into the dialog's shadow root, and no axe violations.
-import { act, fireEvent, render, screen, within } from '@testing-library/preact';
+import { act, fireEvent, render, screen } from '@testing-library/preact';
 import { h } from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CheckoutModel, createCheckoutModel } from '../../src/flow/checkout-model';
 import { CompanionFailure, type CustomerDetails } from '../../src/flow/companion';
 import { CARD_FRAME_TAG } from '../../src/protocol/card-frame';
 import { CardStep, CHALLENGE_TIMEOUT_MS } from '../../src/widget/channels/card/chunk';
+import { FakeClock } from '../helpers/fake-clock';
 import { axeViolations } from './axe';
 import { andRedraw, dialog, renderCheckout } from './checkout-harness';
 import {
   COMPANION_ORIGIN,
   channels,
   deferred,
-  FakeClock,
   FakeCompanion,
   paymentView,
   sessionView,
@@ -239,7 +239,7 @@ describe('the card frame', () => {
     expect(fragment.get('locale')).toBe('fr-CA');
     // Its title and the Pay button are the page's, in the page's language.
     expect(frame.title).toBe('Données de la carte');
-    expect(screen.getByRole('button', { name: 'Payer $18.00' })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Payer $18.00' })).toHaveLength(1);
   });
 
   it('gets a secret of its own in every card step', async () => {
@@ -266,7 +266,7 @@ describe('the card frame', () => {
 
   it('take the merchant’s overrides of the step’s texts', async () => {
     await renderCard({ messages: { pay: 'Buy now for {amount}', close: 'Shut' } });
-    expect(screen.getByRole('button', { name: 'Buy now for $18.00' })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Buy now for $18.00' })).toHaveLength(1);
   });
 });
 
@@ -330,7 +330,7 @@ describe('paying by card', () => {
       phase: 'entry',
       payment: null,
     });
-    expect(screen.getByRole('button', { name: 'Choose another way to pay' })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Choose another way to pay' })).toHaveLength(1);
     expect(await axeViolations(container, { iframes: false })).toEqual([]);
 
     companion.answerInitiate = async () => ({ token: 'payment-token', payment: cardPayment() });
@@ -553,7 +553,7 @@ describe('in the checkout', () => {
     const frame = screen.getByTitle('Verification by your card issuer');
 
     await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Close' })));
-    expect(screen.getByRole('heading', { name: 'Leave the checkout?' })).toBeTruthy();
+    expect(screen.getAllByRole('heading', { name: 'Leave the checkout?' })).toHaveLength(1);
     // Hidden, not gone: the issuer's page is not loaded again, nor the flow restarted.
     expect(frame.isConnected).toBe(true);
     expect(frame.closest('[hidden]')).not.toBeNull();

@@ -32,7 +32,7 @@ function renderPicker(messages: Messages = en) {
 describe('ChannelPicker', () => {
   it('asks "How would you like to pay?" over one button per channel, in order, with its description', () => {
     renderPicker();
-    expect(screen.getByRole('heading', { name: 'How would you like to pay?' })).toBeTruthy();
+    expect(screen.getAllByRole('heading', { name: 'How would you like to pay?' })).toHaveLength(1);
     const buttons = screen.getAllByRole('button') as HTMLButtonElement[];
     expect(buttons.map((button) => button.textContent)).toEqual([
       'Bank transferTo a one-time account, from your banking app.',
@@ -41,23 +41,22 @@ describe('ChannelPicker', () => {
     ]);
     // Real buttons that submit nothing: Enter and Space work, no form is sent.
     expect(buttons.map((button) => button.type)).toEqual(['button', 'button', 'button']);
-    expect(within(buttons[2] as HTMLElement).getByText('Debit or credit card.')).toBeTruthy();
+    expect(within(buttons[2] as HTMLElement).getAllByText('Debit or credit card.')).toHaveLength(1);
   });
 
   it('names each button by its channel alone, and describes it by its text (issue 12)', () => {
     renderPicker();
     const bank = screen.getByRole('button', { name: 'Pay from your bank' });
-    expect(bank.getAttribute('aria-describedby')).toBeTruthy();
     const describedBy = bank.getAttribute('aria-describedby') ?? '';
     expect(bank.querySelector(`[id="${describedBy}"]`)?.textContent).toBe(
       'Approve it in your banking app.',
     );
-    expect(screen.getByRole('button', { name: 'Card' })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Card' })).toHaveLength(1);
   });
 
   it('shows the provider’s description only when the merchant’s messages empty the widget’s', () => {
     renderPicker({ ...en, channelCardText: '' });
-    expect(screen.getByText('Visa, Mastercard, Verve')).toBeTruthy();
+    expect(screen.getAllByText('Visa, Mastercard, Verve')).toHaveLength(1);
     expect(screen.queryByText('From any Nigerian bank')).toBeNull();
   });
 
@@ -79,11 +78,11 @@ describe('ChannelPicker', () => {
   it('names the channels in the customer’s language', () => {
     renderPicker(fr);
     expect(
-      screen.getByRole('heading', { name: 'Comment souhaitez-vous payer\u202f?' }),
-    ).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Virement bancaire' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Payer depuis votre banque' })).toBeTruthy();
-    expect(screen.getByText('Carte de débit ou de crédit.')).toBeTruthy();
+      screen.getAllByRole('heading', { name: 'Comment souhaitez-vous payer\u202f?' }),
+    ).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'Virement bancaire' })).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'Payer depuis votre banque' })).toHaveLength(1);
+    expect(screen.getAllByText('Carte de débit ou de crédit.')).toHaveLength(1);
     expect(channelLabel('Card', fr)).toBe('Carte');
   });
 

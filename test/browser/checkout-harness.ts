@@ -16,7 +16,8 @@ import { Checkout } from '../../src/widget/Checkout';
 import { createBankWindow } from '../../src/widget/channels/bank/bank-window';
 import type { Messages } from '../../src/widget/messages';
 import { en } from '../../src/widget/messages/en';
-import { FakeClock, FakeCompanion } from './fakes';
+import { FakeClock } from '../helpers/fake-clock';
+import { FakeCompanion } from './fakes';
 import { settle } from './setup-dom';
 
 // The live region repeats what the step says; text queries look at what is on screen, and the

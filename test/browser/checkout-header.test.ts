@@ -52,7 +52,7 @@ describe('the header with a merchant', () => {
     const order = [...header().querySelectorAll('.merchant, .total, h2')];
     expect(order).toEqual([merchant, total, bought]);
     // The dialog's name is still the checkout and what is bought, not the merchant's logo.
-    expect(screen.getByRole('dialog', { name: 'Checkout Merino scarf' })).toBeTruthy();
+    expect(screen.getAllByRole('dialog', { name: 'Checkout Merino scarf' })).toHaveLength(1);
   });
 
   it('shows the name without a logo when none is given', async () => {
@@ -79,7 +79,7 @@ describe('the header without a merchant', () => {
     expect(header().querySelector('.merchant')).toBeNull();
     expect(header().querySelector('img')).toBeNull();
     expect(screen.getByText('£49.99').className).toBe('total');
-    expect(screen.getByRole('heading', { name: 'Merino scarf', level: 2 })).toBeTruthy();
+    expect(screen.getAllByRole('heading', { name: 'Merino scarf', level: 2 })).toHaveLength(1);
     expect(screen.getByRole('dialog').style.getPropertyValue('--accent')).toBe('');
   });
 
@@ -95,8 +95,8 @@ describe('the header without a merchant', () => {
       expect(session.merchant).toBeUndefined();
       await withSession(session);
       expect(header().querySelector('.merchant')).toBeNull();
-      expect(screen.getByText('£49.99')).toBeTruthy();
-      expect(screen.getByRole('heading', { name: 'Transfer to this account' })).toBeTruthy();
+      expect(screen.getAllByText('£49.99')).toHaveLength(1);
+      expect(screen.getAllByRole('heading', { name: 'Transfer to this account' })).toHaveLength(1);
     });
   }
 });
@@ -117,8 +117,8 @@ describe('the header of an order already paid', () => {
       });
     };
     await renderCheckout({ companion });
-    expect(await screen.findByText('Adire & Co.')).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Merino scarf', level: 2 })).toBeTruthy();
+    expect(await screen.findAllByText('Adire & Co.')).toHaveLength(1);
+    expect(screen.getAllByRole('heading', { name: 'Merino scarf', level: 2 })).toHaveLength(1);
     expect(screen.queryByText('£49.99')).toBeNull();
   });
 });

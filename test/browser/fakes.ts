@@ -1,9 +1,8 @@
 /**
- * Hand-written fakes of the model's ports: a companion whose answers each test sets (or holds back),
- * and a clock that moves only when told. Plus builders for the companion's answers, and a popup
+ * Hand-written fakes of the model's ports: a companion whose answers each test sets (or holds back)
+ * (the clock is test/helpers/fake-clock.ts). Plus builders for the companion's answers, and a popup
  * window for the bank's.
  */
-import type { Clock } from '../../src/flow/clock';
 import {
   type ChannelChoice,
   CompanionFailure,
@@ -16,7 +15,6 @@ import {
   type VirtualAccountView,
 } from '../../src/flow/companion';
 import type { Channel } from '../../src/protocol';
-import { settle } from './setup-dom';
 
 type Pushed = (status: PaymentStatus, answer?: StatusAnswer) => void;
 
@@ -178,62 +176,5 @@ export class FakePopup {
   /** As window.open's answer. */
   asWindow(): Window {
     return this as unknown as Window;
-  }
-}
-
-interface Timer {
-  at: number;
-  run: () => void;
-  every: number | null;
-}
-
-/** A monotonic clock that moves only in `advance`, firing every timer due, in order. */
-export class FakeClock implements Clock {
-  now = 1_000;
-  private timers = new Map<number, Timer>();
-  private nextId = 1;
-
-  monotonic(): number {
-    return this.now;
-  }
-  setTimeout(run: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.now + ms, run, every: null });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-  setInterval(run: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.now + ms, run, every: ms });
-    return id;
-  }
-  clearInterval(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-
-  get pendingTimers(): number {
-    return this.timers.size;
-  }
-
-  /** Moves time forward, firing due timers one by one and letting their promises settle. */
-  async advance(ms: number): Promise<void> {
-    const target = this.now + ms;
-    for (;;) {
-      let next: [number, Timer] | undefined;
-      for (const entry of this.timers) {
-        if (entry[1].at <= target && (!next || entry[1].at < next[1].at)) next = entry;
-      }
-      if (!next) break;
-      const [id, timer] = next;
-      this.now = timer.at;
-      if (timer.every === null) this.timers.delete(id);
-      else timer.at += timer.every;
-      timer.run();
-      await settle();
-    }
-    this.now = target;
-    await settle();
   }
 }

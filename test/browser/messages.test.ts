@@ -175,7 +175,7 @@ describe('the dialog in French', () => {
       supportedChannels: ['PayByTransfer', 'PayByAccount', 'Card'],
       ...french(),
     });
-    expect(screen.getByRole('dialog', { name: 'Paiement' })).toBeTruthy();
+    expect(screen.getAllByRole('dialog', { name: 'Paiement' })).toHaveLength(1);
     collect();
 
     await andRedraw(() =>
@@ -184,8 +184,8 @@ describe('the dialog in French', () => {
       ),
     );
     expect(
-      screen.getByRole('heading', { name: 'Comment souhaitez-vous payer\u202f?' }),
-    ).toBeTruthy();
+      screen.getAllByRole('heading', { name: 'Comment souhaitez-vous payer\u202f?' }),
+    ).toHaveLength(1);
     collect();
 
     await andRedraw(() =>
@@ -202,8 +202,8 @@ describe('the dialog in French', () => {
         }),
       }),
     );
-    expect(screen.getByRole('heading', { name: 'Virez sur ce compte' })).toBeTruthy();
-    expect(screen.getByText('Dont 50,00\u00a0₦ de frais.', asIs)).toBeTruthy();
+    expect(screen.getAllByRole('heading', { name: 'Virez sur ce compte' })).toHaveLength(1);
+    expect(screen.getAllByText('Dont 50,00\u00a0₦ de frais.', asIs)).toHaveLength(1);
     collect();
 
     await andRedraw(() => first.clock.advance(3_000));
@@ -278,7 +278,7 @@ describe('the dialog in French', () => {
         paid: { amountMinor: 2_000_000, currency: 'NGN' },
       }),
     );
-    expect(screen.getByRole('heading', { name: outcomeMessagesFr.shortTitle })).toBeTruthy();
+    expect(screen.getAllByRole('heading', { name: outcomeMessagesFr.shortTitle })).toHaveLength(1);
     collect();
     cleanup();
 
@@ -291,7 +291,7 @@ describe('the dialog in French', () => {
     expiring.answerSession = async () => sessionView({ description });
     const third = await renderCheckout({ companion: expiring, ...french() });
     // The last two minutes say so (issue 12).
-    expect(await screen.findByText(outcomeMessagesFr.expiringSoon)).toBeTruthy();
+    expect(await screen.findAllByText(outcomeMessagesFr.expiringSoon)).toHaveLength(1);
     collect();
     await andRedraw(() => third.clock.advance(1_000));
     collect();
@@ -334,10 +334,10 @@ describe('the dialog in French', () => {
     await andRedraw(() =>
       fireEvent.click(screen.getByRole('button', { name: 'Payer depuis votre banque' })),
     );
-    expect(screen.getByRole('button', { name: fr.continueToBank })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: fr.continueToBank })).toHaveLength(1);
     collect();
     fireEvent.click(screen.getByRole('button', { name: fr.usePhone }));
-    expect(await screen.findByRole('img', { name: qrMessagesFr.qrLabel })).toBeTruthy();
+    expect(await screen.findAllByRole('img', { name: qrMessagesFr.qrLabel })).toHaveLength(1);
     collect();
     cleanup();
 
@@ -352,13 +352,13 @@ describe('the dialog in French', () => {
     await andRedraw(() =>
       fireEvent.click(screen.getByRole('button', { name: 'Payer depuis votre banque' })),
     );
-    expect(screen.getByRole('button', { name: fr.showBank })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: fr.showBank })).toHaveLength(1);
     collect();
     await andRedraw(() => fourth.model.bankWindowClosed());
-    expect(screen.getByText(fr.bankClosedText)).toBeTruthy();
+    expect(screen.getAllByText(fr.bankClosedText)).toHaveLength(1);
     collect();
     await andRedraw(() => fourth.model.bankReturned(bankPayment.reference));
-    expect(screen.getByText(fr.processing)).toBeTruthy();
+    expect(screen.getAllByText(fr.processing)).toHaveLength(1);
     collect();
     cleanup();
 
@@ -376,7 +376,7 @@ describe('the dialog in French', () => {
       ),
     );
     // A card's failure words come with the card chunk, loaded here as the screen shows.
-    expect(await screen.findByText(outcomeMessagesFr.timeoutText, asIs)).toBeTruthy();
+    expect(await screen.findAllByText(outcomeMessagesFr.timeoutText, asIs)).toHaveLength(1);
     collect();
     cleanup();
 
@@ -394,7 +394,7 @@ describe('the dialog in French', () => {
         'card-token',
       ),
     );
-    expect(screen.getByText(fr.checkingPayment)).toBeTruthy();
+    expect(screen.getAllByText(fr.checkingPayment)).toHaveLength(1);
     collect();
     cleanup();
 
@@ -419,12 +419,12 @@ describe('the dialog in French', () => {
         ),
       );
       expect(
-        await screen.findByText(
+        await screen.findAllByText(
           reason === 'card_declined'
             ? outcomeMessagesFr.cardDeclinedText
             : outcomeMessagesFr.cardNotChargedText,
         ),
-      ).toBeTruthy();
+      ).toHaveLength(1);
       collect();
       cleanup();
     }
@@ -434,7 +434,7 @@ describe('the dialog in French', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Payer depuis votre banque' })),
     );
     await andRedraw(() => declinedAtBank.push('FAILED'));
-    expect(screen.getByText(outcomeMessagesFr.bankDeclinedText)).toBeTruthy();
+    expect(screen.getAllByText(outcomeMessagesFr.bankDeclinedText)).toHaveLength(1);
     collect();
     cleanup();
 
@@ -447,7 +447,7 @@ describe('the dialog in French', () => {
         payment: paymentView(),
       });
     await renderCheckout({ companion: returning, supportedChannels: [...both], ...french() });
-    expect(screen.getByRole('button', { name: fr.continueTransfer })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: fr.continueTransfer })).toHaveLength(1);
     collect();
     cleanup();
 
@@ -480,7 +480,9 @@ describe('the dialog in French', () => {
 
   it('formats amounts for the French locale', async () => {
     await renderCheckout(french());
-    expect(screen.getByText('25\u202f000,50\u00a0₦', { ...asIs, selector: '.total' })).toBeTruthy();
+    expect(
+      screen.getAllByText('25\u202f000,50\u00a0₦', { ...asIs, selector: '.total' }),
+    ).toHaveLength(1);
     expect(screen.getByRole('timer').parentElement?.textContent).toBe(
       'Ce compte expire dans 30:00',
     );
@@ -488,7 +490,7 @@ describe('the dialog in French', () => {
 
   it("shows the merchant's own wording over the French", async () => {
     await renderCheckout(french({ ...fr, sentMoney: 'Virement effectué' }));
-    expect(screen.getByRole('button', { name: 'Virement effectué' })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Virement effectué' })).toHaveLength(1);
     expect(screen.queryByRole('button', { name: fr.sentMoney })).toBeNull();
   });
 });

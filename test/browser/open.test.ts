@@ -115,7 +115,7 @@ describe('open()', () => {
 
     const dialog = (await shadowDialog()) as HTMLDialogElement;
     expect(dialog.open).toBe(true);
-    expect(within(dialog).getByText('Loading…')).toBeTruthy();
+    expect(within(dialog).getAllByText('Loading…')).toHaveLength(1);
     // Nothing of the checkout leaks into the page's own tree.
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(fetchCalls).toEqual([`${location.origin}/api/checkout/session`]);
@@ -126,13 +126,13 @@ describe('open()', () => {
     openCheckout();
     await waitFor(async () => {
       const dialog = await shadowDialog();
-      expect(within(dialog).getByRole('heading', { name: 'Order 1042' })).toBeTruthy();
+      expect(within(dialog).getAllByRole('heading', { name: 'Order 1042' })).toHaveLength(1);
     });
     const dialog = await shadowDialog();
     // Named for the checkout and the order (issue 12).
     expect(dialog.getAttribute('aria-labelledby')).toBe('paydrop-label paydrop-title');
     expect(dialog.querySelector('#paydrop-label')?.textContent).toBe('Checkout');
-    expect(within(dialog).getByText('Setting up your payment…')).toBeTruthy();
+    expect(within(dialog).getAllByText('Setting up your payment…')).toHaveLength(1);
   });
 
   it('opened again for the same order returns the open checkout; each caller hears it close', async () => {
@@ -290,7 +290,7 @@ describe('open()', () => {
     const onClose = vi.fn();
     const handle = openCheckout({ onSuccess, onClose });
     const dialog = await shadowDialog();
-    await waitFor(() => expect(within(dialog).getByText('012 345 6789')).toBeTruthy());
+    await waitFor(() => expect(within(dialog).getAllByText('012 345 6789')).toHaveLength(1));
 
     const events = FakeEventSource.instances[0] as FakeEventSource;
     expect(events.url).toBe(`${location.origin}/api/checkout/events?token=payment-token`);
@@ -306,7 +306,7 @@ describe('open()', () => {
     expect(onClose).not.toHaveBeenCalled();
     expect(events.closed).toBe(true);
     await waitFor(() =>
-      expect(within(dialog).getByRole('heading', { name: 'Payment received' })).toBeTruthy(),
+      expect(within(dialog).getAllByRole('heading', { name: 'Payment received' })).toHaveLength(1),
     );
   });
 
@@ -315,7 +315,7 @@ describe('open()', () => {
     answers['/initiate'] = INITIATION;
     const handle = openCheckout();
     const dialog = await shadowDialog();
-    await waitFor(() => expect(within(dialog).getByText('012 345 6789')).toBeTruthy());
+    await waitFor(() => expect(within(dialog).getAllByText('012 345 6789')).toHaveLength(1));
     const statusCalls = () => fetchCalls.filter((url) => url.endsWith('/status')).length;
     const before = statusCalls();
 
@@ -337,7 +337,7 @@ describe('open()', () => {
     const onClose = vi.fn();
     const handle = openCheckout({ onPending, onClose });
     const dialog = await shadowDialog();
-    await waitFor(() => expect(within(dialog).getByText('012 345 6789')).toBeTruthy());
+    await waitFor(() => expect(within(dialog).getAllByText('012 345 6789')).toHaveLength(1));
 
     handle.close();
     const pending = {
@@ -381,7 +381,7 @@ describe('open()', () => {
     handles.push(open({ endpoint: '/api/checkout', order: 'order_1042' }));
     const dialog = await shadowDialog();
     await waitFor(() =>
-      expect(within(dialog).getByText(/^₦25,000\.50$/, { selector: '.total' })).toBeTruthy(),
+      expect(within(dialog).getAllByText(/^₦25,000\.50$/, { selector: '.total' })).toHaveLength(1),
     );
   });
 });

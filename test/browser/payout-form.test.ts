@@ -150,10 +150,10 @@ describe('PayoutForm', () => {
       'Bank code',
       'Narration',
     ])
-      expect(screen.getByLabelText(label)).toBeTruthy();
+      expect(screen.getAllByLabelText(label)).toHaveLength(1);
     fireEvent.change(screen.getByLabelText('Currency'), { target: { value: 'GBP' } });
     await settle();
-    expect(screen.getByLabelText('Sort code')).toBeTruthy();
+    expect(screen.getAllByLabelText('Sort code')).toHaveLength(1);
     expect(screen.queryByLabelText('Bank code')).toBeNull();
   });
 

@@ -108,7 +108,7 @@ it('renders a plain button that opens one checkout under StrictMode', async () =
 
   click(button);
   expect(hosts()).toHaveLength(1);
-  expect(within(await dialog()).getByText('Loading…')).toBeTruthy();
+  expect(within(await dialog()).getAllByText('Loading…')).toHaveLength(1);
   expect(fetchCalls).toEqual(['/api/checkout/session']);
   expect(visibilityListeners).toBe(1);
 

@@ -9,8 +9,9 @@ import { TransferPanel } from '../../src/widget/channels/transfer/TransferPanel'
 import { en } from '../../src/widget/messages/en';
 import { outcomeMessagesEn } from '../../src/widget/outcomes/messages';
 import { askOutcomes } from '../../src/widget/ui/outcomes';
+import { FakeClock } from '../helpers/fake-clock';
 import { axeViolations } from './axe';
-import { FakeClock, FakeCompanion, paymentView } from './fakes';
+import { FakeCompanion, paymentView } from './fakes';
 import { settle } from './setup-dom';
 
 async function renderPanel(payment = paymentView()) {

@@ -1,9 +1,12 @@
 /**
- * The package as a merchant gets it: built into a staging folder (never the shared dist/), packed
- * with `npm pack`, and unpacked into the node_modules of a consumer project whose other packages
- * (express, fastify, hono, typescript, ...) are this repository's installed ones. Built once per
- * state of the sources: parallel test files share one build, the first one takes a lock and the
- * others wait for it.
+ * The package as a merchant gets it: packed with `npm pack` in a staging folder and unpacked into
+ * the node_modules of a consumer project whose other packages (express, fastify, hono,
+ * typescript, ...) are this repository's installed ones. What is packed is the dist/ that
+ * `npm test` has just built, when its stamp says it was built from the sources as they are now
+ * (scripts/build-stamp.mjs): the same files `npm publish` would take, without building them a
+ * second time. Otherwise (a test file run on its own after an edit) the stage builds its own, never
+ * touching the shared dist/. Once per state of the sources: parallel test files share one stage,
+ * the first one takes a lock and the others wait for it.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -20,6 +23,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { built, DIST } from '../../scripts/build-stamp.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const INPUTS = [
@@ -67,12 +71,18 @@ function run(command: string, args: string[], cwd: string): void {
   });
 }
 
-function build(stage: string): PackedPackage {
-  const pkg = join(stage, 'pkg');
-  const dist = join(pkg, 'dist');
-  mkdirSync(dist, { recursive: true });
-  cpSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
-  cpSync(join(ROOT, 'README.md'), join(pkg, 'README.md'));
+/** The build's own files into `dist`: everything but the demo and the stamps, as npm publishes. */
+function copyBuiltDist(dist: string): void {
+  cpSync(DIST, dist, {
+    recursive: true,
+    filter: (source) => {
+      const inDist = source.slice(DIST.length + 1);
+      return inDist !== 'demo' && !inDist.startsWith('.build-stamp-');
+    },
+  });
+}
+
+function buildDist(dist: string): void {
   const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
   // The script tag's chunks (first: their build empties the folder), its checkout (which names
   // the folder after them and itself) and its loader, which names that folder, the server entries and the widget's ES module; the demo is not part of what is
@@ -90,6 +100,16 @@ function build(stage: string): PackedPackage {
     if (!existsSync(join(dist, 'types/server/index.d.ts'))) throw new Error('tsc emitted nothing');
   }
   run(process.execPath, ['scripts/dts-extensions.mjs', join(dist, 'types')], ROOT);
+}
+
+function build(stage: string): PackedPackage {
+  const pkg = join(stage, 'pkg');
+  const dist = join(pkg, 'dist');
+  mkdirSync(dist, { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
+  cpSync(join(ROOT, 'README.md'), join(pkg, 'README.md'));
+  if (built('build')) copyBuiltDist(dist);
+  else buildDist(dist);
   const packed = execFileSync(
     'npm',
     ['pack', '--ignore-scripts', '--json', '--pack-destination', stage],

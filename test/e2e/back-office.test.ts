@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { seriousFindingsPastCsp } from '../helpers/axe-page';
 import { launchChromium } from '../helpers/browser';
 import { type DemoProcess, startDemoProcess } from '../helpers/demo-process';
 
@@ -89,24 +90,6 @@ afterEach(async () => {
   await context?.close();
 });
 
-/** axe-core inside the page (through DevTools, past the strict CSP); serious and critical only. */
-async function seriousViolations(): Promise<string[]> {
-  const source = await readFile(
-    new URL('../../node_modules/axe-core/axe.min.js', import.meta.url),
-    'utf8',
-  );
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Runtime.evaluate', { expression: source });
-  const { result } = (await cdp.send('Runtime.evaluate', {
-    expression: `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-    awaitPromise: true,
-    returnByValue: true,
-  })) as { result: { value: string[] } };
-  return result.value;
-}
-
 const amountField = () => page.getByRole('textbox', { name: /^Amount \(/ });
 
 /** The payouts the handler lists (newest first), from the page's own origin. */
@@ -166,7 +149,7 @@ describe('the back office', { timeout: 45_000 }, () => {
   );
 
   it('is usable from the keyboard alone and has no serious axe finding', async () => {
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousFindingsPastCsp(page, 'back office')).toEqual([]);
     await page.getByLabel('Currency', { exact: true }).first().focus();
     for (const value of ['', '75.25', 'Ada Obi', '0123456789', '058', 'Keyboard only']) {
       if (value) await page.keyboard.type(value);
@@ -180,7 +163,7 @@ describe('the back office', { timeout: 45_000 }, () => {
     // After a failure the first field to fix has the focus, and axe still finds nothing serious.
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('payout-amount');
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousFindingsPastCsp(page, 'back office')).toEqual([]);
   });
 
   it('shows each validation failure on its field, moves focus there, and sends nothing', async () => {

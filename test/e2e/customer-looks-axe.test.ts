@@ -14,7 +14,7 @@ import { en, type Messages } from '../../src/widget/messages/en';
 import { fr } from '../../src/widget/messages/fr';
 import { outcomeMessagesEn, outcomeMessagesFr } from '../../src/widget/outcomes/messages';
 import { AXE_PATH, axeFindings } from '../helpers/axe-page';
-import { checkoutOn, openTab, useChromium } from '../helpers/page';
+import { checkoutOn, keepScreenshot, openTab, useChromium } from '../helpers/page';
 import { DEFAULT_ORDERS, type Shop, startShop } from '../helpers/shop';
 
 const TOTE = DEFAULT_ORDERS['tote-ngn'] ?? { amountMinor: 2_500_050, currency: 'NGN' };
@@ -52,7 +52,7 @@ function copyName(messages: Messages, index: number): string {
   ];
   return messages.copyNames.split('|')[index] || (terms[index] ?? '');
 }
-const { heading, button, field } = checkout;
+const { heading, button } = checkout;
 
 /** A state's findings of impact moderate or above, each prefixed with the state's name. */
 async function moderateFindings(state: string): Promise<string[]> {
@@ -105,9 +105,7 @@ for (const locale of ['en', 'fr'] as const) {
           const findings: string[] = [];
           const look = async (state: string) => {
             findings.push(...(await moderateFindings(state)));
-            if (process.env.SHOTS) {
-              await page.screenshot({ path: `${process.env.SHOTS}/${name}-${state}.png` });
-            }
+            await keepScreenshot(page, `${name}-${state}`);
           };
           const stepHeading = () => page.locator('paydrop-checkout .body h3').first();
 

@@ -3,11 +3,16 @@
  * opened again shows "Already paid" in a dialog named for the link ("Checkout Invoice 0042"), not
  * a bare "Checkout", without "Pay …" above it. Run `npm run build:widget` first.
  */
-import { mkdir } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ResolvedOrder } from '../../src/server';
-import { checkoutOn, latestSandboxPayment, openTab, useChromium } from '../helpers/page';
+import {
+  checkoutOn,
+  keepScreenshot,
+  latestSandboxPayment,
+  openTab,
+  useChromium,
+} from '../helpers/page';
 import { type Shop, startShop } from '../helpers/shop';
 
 let links: Map<string, ResolvedOrder>;
@@ -78,7 +83,6 @@ describe('a paid payment link opened again', () => {
     expect(await dialog().getByRole('heading', { name: 'Invoice 0042' }).count()).toBe(1);
     // Nothing more to pay: no "Pay ₦25,000.50" above "Already paid".
     expect(await dialog().innerText()).not.toContain('Pay ₦');
-    await mkdir('/tmp/shots', { recursive: true });
-    await page.screenshot({ path: '/tmp/shots/link-already-paid.png' });
+    await keepScreenshot(page, 'link-already-paid');
   });
 });

@@ -4,11 +4,11 @@
  * not to send the rest to this account; the page's failure event and the merchant's outcome carry
  * `transfer_short`. Run `npm run build:widget` first.
  */
-import { mkdir } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   checkoutOn,
+  keepScreenshot,
   latestSandboxPayment,
   openTab,
   RECORDER_TAG,
@@ -75,8 +75,7 @@ describe('a transfer short of the amount', () => {
     await expect
       .poll(() => shop?.outcomes.map((outcome) => [outcome.reference, outcome.reason]))
       .toEqual([[reference, 'transfer_short']]);
-    await mkdir('/tmp/shots', { recursive: true });
-    await page.screenshot({ path: '/tmp/shots/transfer-short-en.png' });
+    await keepScreenshot(page, 'transfer-short-en');
   });
 
   it('says it in French', async () => {
@@ -85,7 +84,6 @@ describe('a transfer short of the amount', () => {
     const text = await dialogText();
     expect(text).toContain('20 000,00 ₦ sont arrivés, il manque 5 000,50 ₦.');
     expect(text).toContain('Le paiement n’a pas abouti.');
-    await mkdir('/tmp/shots', { recursive: true });
-    await page.screenshot({ path: '/tmp/shots/transfer-short-fr.png' });
+    await keepScreenshot(page, 'transfer-short-fr');
   });
 });

@@ -9,7 +9,7 @@ import type { BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SETTLEMENT_DELAY_MS } from '../../src/sandbox/test-data';
 import { AXE_PATH, type AxeFinding, axeFindings } from '../helpers/axe-page';
-import { checkoutOn, openTab, useChromium } from '../helpers/page';
+import { checkoutOn, keepScreenshot, openTab, useChromium } from '../helpers/page';
 import {
   buttonPage,
   DEFAULT_ORDERS,
@@ -593,7 +593,7 @@ describe('a 320 px wide phone', () => {
       expect(box?.height ?? 0, name).toBeGreaterThanOrEqual(36);
       expect((box?.x ?? 0) + (box?.width ?? 0), name).toBeLessThanOrEqual(320);
     }
-    await page.screenshot({ path: '/tmp/paydrop-320.png' });
+    await keepScreenshot(page, 'widget-320');
 
     await button("I've sent the money").click();
     const payment = await shop.latestPayment();
@@ -602,7 +602,7 @@ describe('a 320 px wide phone', () => {
     const received = await overflow();
     expect(received.scrollWidth).toBeLessThanOrEqual(received.clientWidth);
     expect(received.outside).toEqual([]);
-    await page.screenshot({ path: '/tmp/paydrop-320-received.png' });
+    await keepScreenshot(page, 'widget-320-received');
     await button('Done').click();
     await expect.poll(() => page.locator('paydrop-checkout').count()).toBe(0);
   });
@@ -643,7 +643,7 @@ describe('a 320 px wide phone', () => {
     const errors = await overflow();
     expect(errors.scrollWidth).toBeLessThanOrEqual(errors.clientWidth);
     expect(errors.outside).toEqual([]);
-    await page.screenshot({ path: '/tmp/paydrop-320-card.png' });
+    await keepScreenshot(page, 'widget-320-card');
 
     await field('Card number').fill(CARDS.challenge);
     await field('Expiry date (MM / YY)').fill(FUTURE_EXPIRY);
@@ -677,7 +677,7 @@ describe('a 320 px wide phone', () => {
     ).toBe(true);
     const verify = await issuer().getByRole('button', { name: 'Verify' }).boundingBox();
     expect((verify?.x ?? 0) + (verify?.width ?? 0)).toBeLessThanOrEqual(320);
-    await page.screenshot({ path: '/tmp/paydrop-320-challenge.png' });
+    await keepScreenshot(page, 'widget-320-challenge');
 
     await issuer().getByLabel('One-time code').fill('123456');
     await issuer().getByRole('button', { name: 'Verify' }).click();

@@ -6,7 +6,14 @@
  */
 import type { BrowserContext, Page } from 'playwright';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkoutOn, openTab, sandboxPayments, serveRecorder, useChromium } from '../helpers/page';
+import {
+  checkoutOn,
+  keepScreenshot,
+  openTab,
+  sandboxPayments,
+  serveRecorder,
+  useChromium,
+} from '../helpers/page';
 import { buttonPage, DEFAULT_ORDERS, type Shop, startShop } from '../helpers/shop';
 
 interface SandboxPayment {
@@ -56,7 +63,7 @@ describe('another way to pay', () => {
 
     await button('Choose another way to pay').click();
     await heading('How would you like to pay?').waitFor();
-    await page.screenshot({ path: 'test-results/another-way-list.png' });
+    await keepScreenshot(page, 'another-way-list');
     // The open transfer is offered to continue: the same account, nothing initiated again.
     await button('Continue with your bank transfer').click();
     await heading('Transfer to this account').waitFor();
@@ -103,7 +110,7 @@ describe('another way to pay', () => {
     await field('Name on card').fill('Amina Bello');
     await page.getByRole('button', { name: /^Pay ₦/ }).click();
     await heading('Card declined').waitFor();
-    await page.screenshot({ path: 'test-results/card-declined.png' });
+    await keepScreenshot(page, 'card-declined');
     await button('Choose another way to pay').click();
     await heading('How would you like to pay?').waitFor();
   });

@@ -6,7 +6,14 @@
  */
 import type { BrowserContext, Page, Request, Route } from 'playwright';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkoutOn, openTab, sandboxPayments, serveRecorder, useChromium } from '../helpers/page';
+import {
+  checkoutOn,
+  keepScreenshot,
+  openTab,
+  sandboxPayments,
+  serveRecorder,
+  useChromium,
+} from '../helpers/page';
 import { buttonPage, type Shop, startShop } from '../helpers/shop';
 
 interface SandboxPayment {
@@ -102,7 +109,7 @@ describe('a card whose finalize answer is lost', () => {
       await shown('Checking your payment…').waitFor();
       expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
       expect(await field('Card number').count()).toBe(0);
-      await page.screenshot({ path: 'test-results/card-checking.png' });
+      await keepScreenshot(page, 'card-checking');
       release();
 
       await heading('Payment received').waitFor();

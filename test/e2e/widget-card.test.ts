@@ -543,7 +543,7 @@ describe('hostile challenge markup', () => {
       .poll(() => consoleLines.find((line) => line.startsWith('hostile-issuer ')), {
         timeout: 5000,
       })
-      .toBeTruthy();
+      .toMatch(/^hostile-issuer /);
     expect(served).toBe(1);
     expect(frameHeaders?.['content-security-policy']).toContain(
       'sandbox allow-scripts allow-forms',

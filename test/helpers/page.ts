@@ -3,6 +3,8 @@
  * Chromium for the file and a fresh tab per test, the recorder script that notes what the page
  * hears, and the locators that find the checkout in it. Run `npm run build:widget` first.
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type {
   Browser,
   BrowserContext,
@@ -33,6 +35,18 @@ export function useChromium(): () => Browser {
     if (!browser) throw new Error('Chromium is not running: call useChromium() at the top level');
     return browser;
   };
+}
+
+/**
+ * Keeps a picture of the page as `name`.png in the folder SHOTS names, for a person to look at;
+ * without SHOTS it takes none. A fixed folder would be shared by two copies of the suite running
+ * side by side, and a picture nobody asked for costs time and proves nothing.
+ */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  const folder = process.env.SHOTS;
+  if (!folder) return;
+  await mkdir(folder, { recursive: true });
+  await page.screenshot({ path: join(folder, `${name}.png`) });
 }
 
 /** A fresh context (with reduced motion, unless `options` say otherwise) and a page in it. */

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const SCRIPT = new URL('../../scripts/build-if-changed.mjs', import.meta.url);
+const STAMP = new URL('../../scripts/build-stamp.mjs', import.meta.url);
 const OUTPUTS = [
   'paydrop.js',
   'paydrop-chunks.json',
@@ -35,6 +36,7 @@ beforeEach(() => {
   project = mkdtempSync(join(tmpdir(), 'paydrop-build-if-changed-'));
   mkdirSync(join(project, 'scripts'));
   copyFileSync(SCRIPT, join(project, 'scripts/build-if-changed.mjs'));
+  copyFileSync(STAMP, join(project, 'scripts/build-stamp.mjs'));
   mkdirSync(join(project, 'src'));
   writeFileSync(join(project, 'src/index.ts'), 'export const a = 1;\n');
   writeFileSync(join(project, 'vite.config.ts'), 'export default {};\n');
@@ -84,7 +86,9 @@ function start(env: Record<string, string> = {}): number {
   }
 }
 
-describe('build-if-changed', () => {
+// Each build starts npm, which takes seconds on a loaded machine: the first case starts it five
+// times and took 20 s (the default limit) at load 20 on 2 cores.
+describe('build-if-changed', { timeout: 60_000 }, () => {
   it('builds once, then again only when a source, the Vite config or the lockfile changes', () => {
     expect(start()).toBe(1);
     expect(start()).toBe(1);

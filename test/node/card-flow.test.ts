@@ -13,7 +13,8 @@ import {
   createCardFlow,
   FINALIZE_RETRY_MS,
 } from '../../src/widget/channels/card/card-flow';
-import { cardPayment, FakeClock, FakeCompanion, flush } from './flow/fake-ports';
+import { FakeClock, flush } from '../helpers/fake-clock';
+import { cardPayment, FakeCompanion } from './flow/fake-ports';
 
 const CARD: CardDetails = {
   number: '4000000000003220',

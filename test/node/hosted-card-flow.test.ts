@@ -8,6 +8,7 @@ import {
   type CardWindow,
   createHostedCardFlow,
 } from '../../src/widget/channels/card/hosted-card-flow';
+import { FakeClock } from '../helpers/fake-clock';
 
 const PAGE_URL = 'http://127.0.0.1:4010/pages/link/abc123';
 
@@ -21,36 +22,6 @@ function payment(reference: string): PaymentView {
     virtualAccount: null,
     bankAuthUrl: null,
     serverTime: 0,
-  };
-}
-
-function fakeClock() {
-  let now = 0;
-  let next = 1;
-  const timers = new Map<number, { at: number; run: () => void }>();
-  return {
-    now: () => now,
-    setTimeout(run: () => void, ms: number) {
-      const id = next++;
-      timers.set(id, { at: now + ms, run });
-      return id;
-    },
-    clearTimeout(handle: unknown) {
-      timers.delete(handle as number);
-    },
-    async advance(ms: number) {
-      const end = now + ms;
-      for (;;) {
-        const due = [...timers.entries()].sort((a, b) => a[1].at - b[1].at)[0];
-        if (!due || due[1].at > end) break;
-        timers.delete(due[0]);
-        now = due[1].at;
-        due[1].run();
-        await Promise.resolve();
-        await Promise.resolve();
-      }
-      now = end;
-    },
   };
 }
 
@@ -69,7 +40,7 @@ function fakeWindow() {
 }
 
 function rig(answers: { page?: () => unknown } = {}) {
-  const clock = fakeClock();
+  const clock = new FakeClock(0);
   const calls: Array<{ path: string; token: string; body?: unknown }> = [];
   let pagePayment: unknown = { payment: null, token: null, cancelled: false };
   const found: Array<{ reference: string; token: string }> = [];
@@ -86,7 +57,7 @@ function rig(answers: { page?: () => unknown } = {}) {
         return pagePayment;
       },
     },
-    clock,
+    clock: clock.asNowClock(),
     sessionToken: 'session-token',
     found: (view, token) => found.push({ reference: view.reference, token }),
     failed: (error) => failed.push(error),

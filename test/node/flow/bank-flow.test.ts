@@ -5,9 +5,9 @@ import {
   CompanionFailure,
   type PaymentView,
 } from '../../../src/flow/companion';
+import { flush } from '../../helpers/fake-clock';
 import {
   bankPayment,
-  flush,
   type Harness,
   type HarnessOptions,
   harness,

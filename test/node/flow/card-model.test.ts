@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createCardActions } from '../../../src/flow/channels';
 import type { CheckoutStep } from '../../../src/flow/checkout-model';
 import { type ChannelChoice, CompanionFailure } from '../../../src/flow/companion';
+import { flush } from '../../helpers/fake-clock';
 import {
   cardPayment,
-  flush,
   type Harness,
   harness,
   inTransfer,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type CheckoutStep, pollDelayMs } from '../../../src/flow/checkout-model';
 import { CompanionFailure } from '../../../src/flow/companion';
+import { flush } from '../../helpers/fake-clock';
 import {
-  flush,
   type Harness,
   harness,
   inTransfer,

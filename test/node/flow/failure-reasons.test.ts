@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseStatus } from '../../../src/flow/companion';
-import { flush, harness, inTransfer, SERVER_T0, THIRTY_MINUTES } from './fake-ports';
+import { flush } from '../../helpers/fake-clock';
+import { harness, inTransfer, SERVER_T0, THIRTY_MINUTES } from './fake-ports';
 
 describe('a pushed failure with its reason', () => {
   it('expired: the expired step, with the countdown still at 30 minutes', async () => {

@@ -1,8 +1,8 @@
 import { effect } from '@preact/signals';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PaymentView } from '../../../src/flow/companion';
+import { flush } from '../../helpers/fake-clock';
 import {
-  flush,
   type Harness,
   harness,
   inTransfer,

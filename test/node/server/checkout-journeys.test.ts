@@ -336,7 +336,10 @@ describe('Card', () => {
     const frameSrc = (frameTag.match(/src="([^"]+)"/)?.[1] ?? '').replaceAll('&amp;', '&');
     const frameUrl = new URL(frameSrc);
     expect(`${frameUrl.origin}${frameUrl.pathname}`).toBe(`${rig.url}/challenge/frame`);
-    expect(frameUrl.searchParams.get('token')).toBeTruthy();
+    // A ticket of its own, not the payment's token: the issuer's markup can read its frame's URL.
+    const ticket = frameUrl.searchParams.get('token');
+    expect(ticket).toMatch(/^\S{20,}$/);
+    expect(ticket).not.toBe(token);
 
     const frame = await fetch(frameUrl);
     const markup = await frame.text();

@@ -156,7 +156,9 @@ describe('bodies', () => {
     expect(answer.status).toBe(413);
     const body = await answer.json();
     expect(body.error.code).toBe('body_too_large');
-    expect(body.error.requestId).toBeTruthy();
+    // The id the log line carries, so the merchant can find it: the response's own header.
+    expect(body.error.requestId).toEqual(expect.any(String));
+    expect(answer.headers.get('x-request-id')).toBe(body.error.requestId);
     await customerPays(on.url, on.sandbox);
   });
 
