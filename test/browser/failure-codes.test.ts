@@ -16,10 +16,10 @@ import { CompanionFailure, parseFailure, parseStatus } from '../../src/flow/comp
 import { CHECKOUT_ERROR_STATUS, type CheckoutErrorCode } from '../../src/protocol/contract';
 import { createCompanionHttp } from '../../src/widget/companion-http';
 import { open } from '../../src/widget/open';
+import { flush } from '../helpers/fake-clock';
 import {
   bankPayment,
   cardPayment,
-  flush,
   type Harness,
   harness,
   inTransfer,
