@@ -11,6 +11,7 @@ import { expect, it } from 'vitest';
 import { packedPackage, ROOT } from './packed-package';
 
 const MERCHANT_GLOBALS = `
+declare const analytics: { track(event: string, data: Record<string, string>): void };
 declare const db: {
   orders: { find(id: string): Promise<{ totalMinor: number; customerId: string } | null> };
 };
