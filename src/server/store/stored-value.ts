@@ -47,3 +47,15 @@ export function parseEventId(afterId: string | undefined): number {
   const after = Number(afterId);
   return Number.isSafeInteger(after) && after > 0 ? after : 0;
 }
+
+/** `getMany`'s answer from rows of stored (key, value) text: the values in the keys' order. */
+export function valuesInKeyOrder(
+  keys: readonly string[],
+  rows: readonly { readonly key: string; readonly value: string }[],
+): unknown[] {
+  const found = new Map(rows.map((row) => [row.key, row.value]));
+  return keys.map((key) => {
+    const text = found.get(key);
+    return text === undefined ? undefined : decodeValue(text);
+  });
+}

@@ -22,7 +22,14 @@ import pg from 'pg';
 import type { CheckoutStore, PageEntry, ScheduledJob, StoredEvent } from '../store';
 import { withOutages } from '../store-unavailable';
 import { checkKeys, checkPage, checkWrites, writePlace } from '../store-writes';
-import { checkMs, checkTime, decodeValue, encodeValue, parseEventId } from '../stored-value';
+import {
+  checkMs,
+  checkTime,
+  decodeValue,
+  encodeValue,
+  parseEventId,
+  valuesInKeyOrder,
+} from '../stored-value';
 import { migrate } from './migrations';
 
 interface PostgresStoreCommonOptions {
@@ -763,11 +770,7 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
         'SELECT key, value FROM paydrop_values WHERE key = ANY($1::text[]) AND expires_at > $2',
         [keys, now()],
       );
-      const found = new Map(rows.map((row) => [row.key, row.value]));
-      return keys.map((key) => {
-        const text = found.get(key);
-        return text === undefined ? undefined : decodeValue(text);
-      });
+      return valuesInKeyOrder(keys, rows);
     },
     async page(list, options) {
       usable();

@@ -17,7 +17,14 @@ import Database from 'better-sqlite3';
 import type { CheckoutStore, PageEntry, ScheduledJob, StoredEvent, StoreWrite } from '../store';
 import { withOutages } from '../store-unavailable';
 import { checkKeys, checkPage, checkWrites, writePlace } from '../store-writes';
-import { checkMs, checkTime, decodeValue, encodeValue, parseEventId } from '../stored-value';
+import {
+  checkMs,
+  checkTime,
+  decodeValue,
+  encodeValue,
+  parseEventId,
+  valuesInKeyOrder,
+} from '../stored-value';
 import { checkDriver } from './driver-check';
 import { migrate } from './migrations';
 
@@ -549,11 +556,7 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
           ? fewKeys(keys.length).all(...keys, now())
           : sql.getMany.all(JSON.stringify(keys), now())
       ) as Array<{ key: string; value: string }>;
-      const found = new Map(rows.map((row) => [row.key, row.value]));
-      return keys.map((key) => {
-        const text = found.get(key);
-        return text === undefined ? undefined : decodeValue(text);
-      });
+      return valuesInKeyOrder(keys, rows);
     },
     async page(list, options) {
       usable();
