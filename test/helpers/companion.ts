@@ -40,6 +40,11 @@ export interface CompanionRig {
    * once the companion has run what came due.
    */
   advance(seconds: number): Promise<void>;
+  /**
+   * Stops the companion's clock where it is until the returned function is called, so that a
+   * burst of calls on a loaded machine all land inside the same cache second.
+   */
+  holdClock(): () => void;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,7 @@ export async function startCompanion(
   const providerCalls: Array<{ method: string; path: string }> = [];
   let handler: CheckoutHandler | undefined;
   let offsetMs = 0;
+  let heldAt: number | undefined;
   const running = await serve((request) => {
     if (!handler) return Promise.resolve(new Response('starting', { status: 503 }));
     return handler(request);
@@ -83,7 +89,7 @@ export async function startCompanion(
         logLines.push(`error ${message} ${JSON.stringify(details ?? {})}`),
     },
     fetch: countingFetch,
-    now: () => Date.now() + offsetMs,
+    now: () => heldAt ?? Date.now() + offsetMs,
     ...overrides,
   });
   const url = `${running.url}/api/checkout`;
@@ -97,6 +103,12 @@ export async function startCompanion(
     payoutOutcomes,
     logLines,
     providerCalls,
+    holdClock() {
+      heldAt = Date.now() + offsetMs;
+      return () => {
+        heldAt = undefined;
+      };
+    },
     async advance(seconds) {
       const moved = await sandbox.request('POST', '/__sandbox/clock', { advanceSeconds: seconds });
       expect(moved.status).toBe(200);
