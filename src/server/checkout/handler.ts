@@ -21,7 +21,12 @@ import {
   type ShopOrigins,
   shopOriginsOf,
 } from '../http';
-import { createJobPicker, type DueWorkSummary, type JobPicker } from '../jobs';
+import {
+  createBackgroundWork,
+  createJobPicker,
+  type DueWorkSummary,
+  type JobPicker,
+} from '../jobs';
 import { createMemoryStore } from '../store';
 import { createAttemptLimits, resolveLimits } from './attempt-limits';
 import { createCallClaims } from './call-claims';
@@ -125,21 +130,11 @@ export function createCheckoutHandlerWith(
       },
     }),
   );
-  const pending = new Set<Promise<unknown>>();
-  let closed = false;
+  const background = createBackgroundWork({ logger, waitUntil: options.waitUntil });
   const scriptFile = createScriptFiles();
   // Serverless (issue 22, item 3): no timers and no store calls at start-up (a Worker may not
   // open a connection outside a request); due work runs when runDueWork() is called.
   const poll = options.pollDueWork !== false;
-
-  function background(work: () => Promise<unknown>): void {
-    if (closed) return;
-    const running = work()
-      .catch((error) => logger.error('paydrop: background work failed', { error: String(error) }))
-      .finally(() => pending.delete(running));
-    pending.add(running);
-    options.waitUntil?.(running);
-  }
 
   // Limits against card testing and floods (issue 20), counted in the store.
   const limits = createAttemptLimits({
@@ -178,7 +173,7 @@ export function createCheckoutHandlerWith(
     store,
     now,
     logger,
-    background,
+    background: background.run,
     poll,
     queues: {
       [PAYMENT_QUEUE]: outcomes.runJob,
@@ -187,7 +182,7 @@ export function createCheckoutHandlerWith(
   });
   // Payouts whose webhooks never arrive are found by sweeping the list, for a merchant who
   // listens for payout outcomes.
-  if (options.onPayoutOutcome && poll) background(() => payouts.startSweeping());
+  if (options.onPayoutOutcome && poll) background.run(() => payouts.startSweeping());
   // Work left by an earlier run of this process (or another instance) is picked up at start.
   if (poll) jobs.wake();
   /** Without polling, the sweep is started by the first runDueWork(), and never moved. */
@@ -372,7 +367,7 @@ export function createCheckoutHandlerWith(
       ).toResponse(requestId, headers);
     }
     let reason: 'shutting_down' | 'store_unavailable' | undefined;
-    if (closed) reason = 'shutting_down';
+    if (background.closed) reason = 'shutting_down';
     else {
       try {
         await store.get('paydrop:health');
@@ -418,7 +413,8 @@ export function createCheckoutHandlerWith(
       // checked. A page of another site gains a copy of code anyone can download; its calls to
       // this companion are still refused below.
       if (SCRIPT_PATH.test(path)) return await scriptFile(request, path.slice(1));
-      if (closed) throw new CheckoutError('unavailable', 'The checkout server is shutting down.');
+      if (background.closed)
+        throw new CheckoutError('unavailable', 'The checkout server is shutting down.');
       const origin = request.headers.get('origin');
       const isWebhook = path === '/webhooks';
       // POST /card takes Origin: null (the card frame's opaque origin) and nothing else; the
@@ -456,9 +452,7 @@ export function createCheckoutHandlerWith(
   }
 
   return Object.assign(handle, {
-    async idle() {
-      while (pending.size > 0) await Promise.allSettled([...pending]);
-    },
+    idle: background.idle,
     runDue: () => (jobs as JobPicker).runDue(),
     async runDueWork(given?: { readonly maxJobs?: number | undefined }): Promise<DueWorkSummary> {
       const maxJobs = given?.maxJobs ?? MAX_JOBS_PER_RUN;
@@ -474,7 +468,7 @@ export function createCheckoutHandlerWith(
       return (jobs as JobPicker).runAllDue(maxJobs);
     },
     close() {
-      closed = true;
+      background.close();
       jobs?.close();
     },
   });

@@ -29,7 +29,7 @@ import {
   preflightAnswer,
   readJson as readBodyJson,
 } from '../http';
-import type { DueWorkSummary } from '../jobs';
+import { createBackgroundWork, type DueWorkSummary } from '../jobs';
 import { createMemoryStore, createRecords, put } from '../store';
 import { linkInput, payoutInput, wholeNumber } from './inputs';
 import {
@@ -114,17 +114,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
       fetch: options.fetch,
     }),
   );
-  const pending = new Set<Promise<unknown>>();
-  let closed = false;
-
-  function background(work: () => Promise<unknown>): void {
-    if (closed) return;
-    const running = work()
-      .catch((error) => logger.error('paydrop: background work failed', { error: String(error) }))
-      .finally(() => pending.delete(running));
-    pending.add(running);
-    options.waitUntil?.(running);
-  }
+  const background = createBackgroundWork({ logger, waitUntil: options.waitUntil });
 
   const remembered = (reference: string) => typed.get(backOfficePayoutKind, reference);
 
@@ -160,7 +150,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
     provider,
     store,
     logger,
-    background,
+    background: background.run,
     now: Date.now,
     onPayoutOutcome: async (outcome) => {
       await publishPayoutOutcome(outcome);
@@ -344,7 +334,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
   }
 
   async function answer(request: Request, requestId: string): Promise<Response> {
-    if (closed)
+    if (background.closed)
       return new CheckoutError('unavailable', 'The back office is shutting down.').toResponse(
         requestId,
       );
@@ -366,9 +356,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
 
   return Object.assign(handler, {
     publishPayoutOutcome,
-    async idle() {
-      while (pending.size > 0) await Promise.allSettled([...pending]);
-    },
+    idle: background.idle,
     async runDueWork(given?: { readonly maxJobs?: number | undefined }) {
       const maxJobs = given?.maxJobs ?? 1000;
       if (!Number.isInteger(maxJobs) || maxJobs < 1)
@@ -376,7 +364,7 @@ export function createPayoutsHandler(options: PayoutsHandlerOptions): PayoutsHan
       return webhooks.runAllDue(maxJobs);
     },
     close() {
-      closed = true;
+      background.close();
       webhooks.close();
     },
   });
