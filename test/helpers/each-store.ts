@@ -1,0 +1,161 @@
+/**
+ * Runs one set of store tests on every CheckoutStore: memory, SQLite (a real file in a temp
+ * folder), Redis (a real redis-server on a free loopback port) and PostgreSQL (a real server,
+ * initdb in a temp folder, on a free loopback port); a store whose server is not installed is
+ * skipped with a reason. Where a store can be opened twice on the same data (two SQLite
+ * connections to one file, two Redis clients, two PostgreSQL pools), the second store object
+ * plays another instance of the companion.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from 'vitest';
+import { createPostgresStore } from '../../src/server/store/postgres';
+import { createRedisStore } from '../../src/server/store/redis';
+import { createSqliteStore } from '../../src/server/store/sqlite';
+import { type CheckoutStore, createMemoryStore } from '../../src/server/store/store';
+import { hasPostgresServer, type RunningPostgres, startPostgres } from './postgres';
+import { hasRedisServer, type RunningRedis, startRedis } from './redis';
+
+/** The server of a shared store, taken down and brought back (an outage). */
+export interface StoreOutage {
+  /** A store on the same data that gives up on an unreachable server within a second. */
+  open(): CheckoutStore;
+  down(): Promise<void>;
+  up(): Promise<void>;
+}
+
+export interface StoreUnderTest {
+  /** A store on this kind's data (or the one `make` opens); closed after the test. */
+  open(make?: () => CheckoutStore): CheckoutStore;
+  /** Whether two open() calls share their data, subscriptions included, as two instances would. */
+  readonly shared: boolean;
+  /** Redis and PostgreSQL: a server that can go away. */
+  readonly outage?: StoreOutage | undefined;
+}
+
+interface StoreKind {
+  readonly open: () => CheckoutStore;
+  readonly shared: boolean;
+  readonly outage?: StoreOutage;
+}
+
+/**
+ * `tests` once per store, inside `describe('<Kind> store, <title>')`. Each test starts on an
+ * emptied store; every store it opened is closed after it.
+ */
+export function eachStore(title: string, tests: (store: StoreUnderTest) => void): void {
+  kind(title, 'memory', tests, async () => ({ open: () => createMemoryStore(), shared: false }));
+
+  let folder = '';
+  kind(
+    title,
+    'SQLite',
+    tests,
+    async () => {
+      folder = mkdtempSync(join(tmpdir(), 'paydrop-store-'));
+      const path = join(folder, 'checkout.db');
+      return { open: () => createSqliteStore({ path }), shared: true };
+    },
+    async () => rmSync(folder, { recursive: true, force: true }),
+  );
+
+  let redis: RunningRedis | undefined;
+  if (hasRedisServer()) {
+    const prefix = `${title.replace(/\W+/g, '-')}:`;
+    const url = () => (redis as RunningRedis).url;
+    kind(
+      title,
+      'Redis',
+      tests,
+      async () => {
+        redis = await startRedis();
+        return {
+          open: () => createRedisStore({ url: url(), prefix }),
+          shared: true,
+          outage: {
+            open: () => createRedisStore({ url: url(), prefix, commandTimeoutMs: 500 }),
+            down: async () => {
+              await redis?.stop();
+            },
+            // Started again on the same port, empty (the helper's log goes with the server).
+            up: async () => {
+              redis = await startRedis({ port: (redis as RunningRedis).port });
+            },
+          },
+        };
+      },
+      async () => {
+        await redis?.stop();
+      },
+    );
+  } else it.skip('Redis store: no redis-server (install Debian redis-server or set REDIS_SERVER)');
+
+  let postgres: RunningPostgres | undefined;
+  if (hasPostgresServer())
+    kind(
+      title,
+      'PostgreSQL',
+      tests,
+      async () => {
+        postgres = await startPostgres();
+        const url = await postgres.createDatabase('store');
+        return {
+          open: () => createPostgresStore({ url }),
+          shared: true,
+          outage: {
+            open: () => createPostgresStore({ url, commandTimeoutMs: 1000 }),
+            down: async () => postgres?.halt(),
+            up: async () => postgres?.resume(),
+          },
+        };
+      },
+      async () => {
+        await postgres?.stop();
+      },
+    );
+  else it.skip('PostgreSQL store: no PostgreSQL (install Debian postgresql or set POSTGRES_BIN)');
+}
+
+function kind(
+  title: string,
+  name: string,
+  tests: (store: StoreUnderTest) => void,
+  setup: () => Promise<StoreKind>,
+  teardown: () => Promise<void> = async () => {},
+): void {
+  describe(`${name} store, ${title}`, () => {
+    let made: StoreKind | undefined;
+    let opened: CheckoutStore[] = [];
+    const given = (): StoreKind => {
+      if (!made) throw new Error(`${name} store: not set up yet`);
+      return made;
+    };
+    beforeAll(async () => {
+      made = await setup();
+    });
+    afterAll(teardown);
+    beforeEach(async () => {
+      const store = given().open();
+      opened.push(store);
+      await store.clear();
+    });
+    afterEach(async () => {
+      await Promise.all(opened.map((store) => store.close()));
+      opened = [];
+    });
+    tests({
+      open(make) {
+        const store = (make ?? given().open)();
+        opened.push(store);
+        return store;
+      },
+      get shared() {
+        return given().shared;
+      },
+      get outage() {
+        return given().outage;
+      },
+    });
+  });
+}
