@@ -17,6 +17,7 @@ import {
   createMemoryStore,
   type StoredEvent,
 } from '../../../src/server/store/store';
+import { FakeClock } from '../../helpers/fake-clock';
 import { hasPostgresServer, type RunningPostgres, startPostgres } from '../../helpers/postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 
@@ -29,28 +30,15 @@ interface Harness {
   readonly sharedSubscribe: boolean;
 }
 
-/**
- * The stores' clock in the contract: it moves only through `elapse`. Memory, SQLite and PostgreSQL
- * take it as their `now`; Redis counts expiry on its own server, so there a test waits, by poll,
- * for the effect itself.
- */
-function storeClock() {
-  let time = Date.now();
-  return {
-    now: () => time,
-    elapse(ms: number): void {
-      time += ms;
-    },
-  };
-}
-
 function contract(
   name: string,
   setup: (now: () => number) => Promise<Harness>,
   teardown: () => Promise<void>,
 ) {
   describe(`${name} store`, () => {
-    const clock = storeClock();
+    // The stores' clock: memory, SQLite and PostgreSQL take it as their `now`, so time moves only
+    // through `advance`; Redis counts expiry on its own server, where a test polls for the effect.
+    const clock = new FakeClock(Date.now());
     let harness: Harness;
     let opened: CheckoutStore[] = [];
     const open = () => {
@@ -59,7 +47,7 @@ function contract(
       return store;
     };
     beforeAll(async () => {
-      harness = await setup(clock.now);
+      harness = await setup(() => clock.monotonic());
     });
     afterAll(teardown);
     beforeEach(async () => {
@@ -89,7 +77,7 @@ function contract(
       expect(await store.add('short-add', 1, 40)).toBe(true);
       expect(await store.add('short-add', 2, 40)).toBe(false);
       expect(await store.get('short')).toBe('v');
-      clock.elapse(120);
+      await clock.advance(120);
       await expect.poll(() => store.get('short')).toBeUndefined();
       await expect.poll(() => store.get('short-add')).toBeUndefined();
       expect(await store.add('short-add', 3, 60_000)).toBe(true);
@@ -271,7 +259,7 @@ function contract(
       expect(await b.lease('sweep', 'b', 60_000)).toBe(false);
       await a.release('sweep', 'a');
       expect(await b.lease('sweep', 'b', 40)).toBe(true);
-      clock.elapse(120);
+      await clock.advance(120);
       await expect.poll(() => a.lease('sweep', 'a', 60_000)).toBe(true);
       const racing = await Promise.all(
         Array.from({ length: 10 }, (_, index) =>
