@@ -17,7 +17,7 @@ import { createBankWindow } from '../../src/widget/channels/bank/bank-window';
 import type { Messages } from '../../src/widget/messages';
 import { en } from '../../src/widget/messages/en';
 import { FakeClock } from '../helpers/fake-clock';
-import { FakeCompanion } from './fakes';
+import { FakeCompanion } from '../helpers/fake-companion';
 import { settle } from './setup-dom';
 
 // The live region repeats what the step says; text queries look at what is on screen, and the

@@ -14,6 +14,7 @@ import { createPostgresStore } from '../../src/server/store/postgres';
 import { createRedisStore } from '../../src/server/store/redis';
 import { createSqliteStore } from '../../src/server/store/sqlite';
 import { type CheckoutStore, createMemoryStore } from '../../src/server/store/store';
+import { FakeClock } from './fake-clock';
 import { hasPostgresServer, type RunningPostgres, startPostgres } from './postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from './redis';
 
@@ -32,6 +33,11 @@ export interface StoreUnderTest {
   readonly shared: boolean;
   /** Redis and PostgreSQL: a server that can go away. */
   readonly outage?: StoreOutage | undefined;
+  /**
+   * The stores' clock: memory, SQLite and PostgreSQL take it as their `now`, so their time moves
+   * only through `advance`; Redis counts expiry on its own server, where a test polls for it.
+   */
+  readonly clock: FakeClock;
 }
 
 interface StoreKind {
@@ -45,17 +51,20 @@ interface StoreKind {
  * emptied store; every store it opened is closed after it.
  */
 export function eachStore(title: string, tests: (store: StoreUnderTest) => void): void {
-  kind(title, 'memory', tests, async () => ({ open: () => createMemoryStore(), shared: false }));
+  kind(title, 'memory', tests, async (now) => ({
+    open: () => createMemoryStore({ now }),
+    shared: false,
+  }));
 
   let folder = '';
   kind(
     title,
     'SQLite',
     tests,
-    async () => {
+    async (now) => {
       folder = mkdtempSync(join(tmpdir(), 'paydrop-store-'));
       const path = join(folder, 'checkout.db');
-      return { open: () => createSqliteStore({ path }), shared: true };
+      return { open: () => createSqliteStore({ path, now }), shared: true };
     },
     async () => rmSync(folder, { recursive: true, force: true }),
   );
@@ -97,14 +106,14 @@ export function eachStore(title: string, tests: (store: StoreUnderTest) => void)
       title,
       'PostgreSQL',
       tests,
-      async () => {
+      async (now) => {
         postgres = await startPostgres();
         const url = await postgres.createDatabase('store');
         return {
-          open: () => createPostgresStore({ url }),
+          open: () => createPostgresStore({ url, now }),
           shared: true,
           outage: {
-            open: () => createPostgresStore({ url, commandTimeoutMs: 1000 }),
+            open: () => createPostgresStore({ url, now, commandTimeoutMs: 1000 }),
             down: async () => postgres?.halt(),
             up: async () => postgres?.resume(),
           },
@@ -121,10 +130,11 @@ function kind(
   title: string,
   name: string,
   tests: (store: StoreUnderTest) => void,
-  setup: () => Promise<StoreKind>,
+  setup: (now: () => number) => Promise<StoreKind>,
   teardown: () => Promise<void> = async () => {},
 ): void {
   describe(`${name} store, ${title}`, () => {
+    const clock = new FakeClock(Date.now());
     let made: StoreKind | undefined;
     let opened: CheckoutStore[] = [];
     const given = (): StoreKind => {
@@ -132,7 +142,7 @@ function kind(
       return made;
     };
     beforeAll(async () => {
-      made = await setup();
+      made = await setup(() => clock.monotonic());
     });
     afterAll(teardown);
     beforeEach(async () => {
@@ -156,6 +166,7 @@ function kind(
       get outage() {
         return given().outage;
       },
+      clock,
     });
   });
 }

@@ -63,6 +63,9 @@ describe('status: a read, retried where safe', () => {
     const answer = await call(rig, 'GET', '/status', { token });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ reference, status: 'PENDING' });
+    // A lower bound on a wait the companion makes itself (the transport's real sleep, which the
+    // handler does not let a test replace): a loaded machine only lengthens it, so this cannot
+    // fail falsely.
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(callsTo(STATUS, from)).toBe(2);
   });
@@ -95,11 +98,12 @@ describe('status: a read, retried where safe', () => {
     expect(once.status).toBe(200);
 
     await faults({ endpoint: 'status', steps: [slow, slow, slow] });
-    const started = Date.now();
+    const from = rig.providerCalls.length;
     const always = await call(rig, 'GET', '/status', { token: second.token });
     expect(always.status).toBe(504);
     expect(always.body.error.code).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Each of the three tries was cut at the deadline, and then it stopped trying.
+    expect(callsTo(STATUS, from)).toBe(3);
     expectCleanError(always);
   });
 
@@ -206,16 +210,18 @@ describe('initiate: never sent blindly twice', () => {
     const session = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:f13' } });
     await faults({ endpoint: 'initiate', steps: [{ type: 'latency', ms: 500 }] });
     const from = rig.providerCalls.length;
-    const started = Date.now();
     const failed = await call(rig, 'POST', '/initiate', {
       token: session.body.token,
       body: { channel: 'PayByTransfer' },
     });
+    // 504 timeout: the companion's own deadline cut the call (had it waited for the provider's
+    // answer, that answer would have been a 200).
     expect(failed.status).toBe(504);
     expect(failed.body.error.code).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(450);
     expectCleanError(failed);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // A second initiation could only come from the call (answered now) or from background work:
+    // once that is idle too, the count is final.
+    await rig.handler.idle();
     expect(callsTo('/api/payment/pay/initiate', from)).toBe(1);
   });
 

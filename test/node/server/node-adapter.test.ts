@@ -33,18 +33,29 @@ it('aborts a signal first asked for after the client left', async () => {
   const gone = new Promise<void>((resolve) => {
     left = resolve;
   });
+  let arrived: () => void = () => {};
+  const reached = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
   const seen: boolean[] = [];
   running = await serve(async (request) => {
+    arrived();
     await gone;
-    await new Promise((resolve) => setTimeout(resolve, 50));
     seen.push(request.signal.aborted);
     return new Response('late');
   });
+  const server = running.server;
   const client = new AbortController();
   const call = fetch(`${running.url}/slow`, { signal: client.signal }).catch(() => undefined);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await reached;
   client.abort();
   await call;
+  // The server has seen the client's connection close: only then is the signal first asked for.
+  const open = () =>
+    new Promise<number>((resolve, reject) =>
+      server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+  await expect.poll(open).toBe(0);
   left();
   await expect.poll(() => seen).toEqual([true]);
 });

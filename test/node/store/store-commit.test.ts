@@ -16,7 +16,6 @@ import type {
 } from '../../../src/server/store/store';
 import { eachStore } from '../../helpers/each-store';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const HOUR = 3_600_000;
 
 /** What page order means: score down, then key down. */
@@ -40,6 +39,7 @@ async function pageAll(store: CheckoutStore, list: string, limit: number) {
 
 eachStore('commit', (harness) => {
   const open = harness.open;
+  const { clock } = harness;
 
   it('applies every kind of write, in order, and answers true', async () => {
     const store = open();
@@ -115,9 +115,9 @@ eachStore('commit', (harness) => {
       ]),
     ).toBe(true);
     expect(await store.get('taken')).toBe('second');
-    await sleep(100);
     expect(heard).toEqual([]);
-    // The stream counts from 1: the aborted append took no id.
+    // The stream counts from 1: the aborted append took no id. And 'kept' is the first event
+    // told: an aborted append told late would have come before it.
     await store.commit([{ op: 'append', stream: 'events:R2', value: 'kept' }]);
     await expect.poll(() => heard).toEqual([{ id: '1', value: 'kept' }]);
     unsubscribe();
@@ -126,7 +126,8 @@ eachStore('commit', (harness) => {
   it('counts an expired key as absent for add', async () => {
     const store = open();
     await store.set('short', 'old', 40);
-    await sleep(120);
+    await clock.advance(120);
+    await expect.poll(() => store.get('short')).toBeUndefined();
     expect(
       await store.commit([
         { op: 'add', key: 'short', value: 'new', ttlMs: HOUR },
@@ -137,8 +138,8 @@ eachStore('commit', (harness) => {
     // And a key added by a commit expires as a single add's does.
     expect(await store.commit([{ op: 'add', key: 'brief', value: 1, ttlMs: 40 }])).toBe(true);
     expect(await store.commit([{ op: 'add', key: 'brief', value: 2, ttlMs: 40 }])).toBe(false);
-    await sleep(120);
-    expect(await store.get('brief')).toBeUndefined();
+    await clock.advance(120);
+    await expect.poll(() => store.get('brief')).toBeUndefined();
     expect(await store.commit([{ op: 'add', key: 'brief', value: 3, ttlMs: HOUR }])).toBe(true);
   });
 
@@ -261,7 +262,8 @@ eachStore('commit', (harness) => {
     expect(first.map((entry) => entry.key)).toEqual(['k9', 'k8', 'k7', 'k6']);
     await store.delete('k6');
     await store.commit([{ op: 'delete', key: 'k5' }]);
-    await sleep(120);
+    await clock.advance(120);
+    await expect.poll(() => store.get('k3')).toBeUndefined();
     // After k6 (now gone): k5 deleted and k3 expired are skipped.
     const second = await store.page('l', { limit: 3, after: { score: 6, key: 'k6' } });
     expect(second).toEqual([
@@ -291,7 +293,8 @@ eachStore('commit', (harness) => {
       { op: 'set', key: 'b', value: 'two', ttlMs: HOUR },
       { op: 'set', key: 'gone-soon', value: 3, ttlMs: 40 },
     ]);
-    await sleep(120);
+    await clock.advance(120);
+    await expect.poll(() => store.get('gone-soon')).toBeUndefined();
     expect(await store.getMany(['b', 'missing', 'a', 'gone-soon', 'a'])).toEqual([
       'two',
       undefined,
@@ -410,8 +413,13 @@ eachStore('commit', (harness) => {
       ]),
     ).toBe(true);
     await expect.poll(() => heard).toEqual([{ id: '1', value: { status: 'SUCCESSFUL' } }]);
-    await sleep(100);
-    expect(heard).toHaveLength(1);
+    // One more append, heard next: nothing else was told in between, nor twice.
+    await writer.append('events:R7', 'witness');
+    await expect.poll(() => heard.length).toBe(2);
+    expect(heard).toEqual([
+      { id: '1', value: { status: 'SUCCESSFUL' } },
+      { id: '2', value: 'witness' },
+    ]);
     unsubscribe();
   });
 
@@ -446,8 +454,8 @@ eachStore('commit', (harness) => {
         },
       )
       .toBe('up');
-    // Given time to be sent late (a queued command replayed on reconnection), it is not.
-    await sleep(500);
+    // A command queued while the server was down would be replayed on reconnection ahead of
+    // any sent after it: the probe that answered above went after it, so no wait is needed.
     expect(await store.getMany(['during', 'once:R8'])).toEqual([undefined, undefined]);
     expect(await store.read('events:R8')).toEqual([]);
     // And the store commits again.

@@ -9,10 +9,9 @@ import { expect, it } from 'vitest';
 import type { CheckoutStore, StoredEvent } from '../../../src/server/store/store';
 import { eachStore } from '../../helpers/each-store';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 eachStore('contract', (harness) => {
-  const open = () => harness.open();
+  const open = harness.open;
+  const { clock } = harness;
 
   it('keeps values of every JSON shape, and deletes them', async () => {
     const store = open();
@@ -33,9 +32,9 @@ eachStore('contract', (harness) => {
     expect(await store.add('short-add', 1, 40)).toBe(true);
     expect(await store.add('short-add', 2, 40)).toBe(false);
     expect(await store.get('short')).toBe('v');
-    await sleep(120);
-    expect(await store.get('short')).toBeUndefined();
-    expect(await store.get('short-add')).toBeUndefined();
+    await clock.advance(120);
+    await expect.poll(() => store.get('short')).toBeUndefined();
+    await expect.poll(() => store.get('short-add')).toBeUndefined();
     expect(await store.add('short-add', 3, 60_000)).toBe(true);
     expect(await store.get('short-add')).toBe(3);
   });
@@ -90,8 +89,13 @@ eachStore('contract', (harness) => {
     await expect.poll(() => heard.map((event) => event.value)).toEqual(['a', 'b']);
     expect(heard.map((event) => event.id)).toEqual(['2', '3']);
     unsubscribe();
+    // A witness subscribed now hears 'after': by then the subscriber that left would have too.
+    const witnessed: StoredEvent[] = [];
+    const unsubscribeWitness = store.subscribe('events:R1', (event) => witnessed.push(event));
+    await store.read('events:R1');
     await store.append('events:R1', 'after');
-    await sleep(50);
+    await expect.poll(() => witnessed.map((event) => event.value)).toContain('after');
+    unsubscribeWitness();
     expect(heard).toHaveLength(2);
     expect(other).toEqual([]);
     unsubscribeOther();
@@ -210,8 +214,8 @@ eachStore('contract', (harness) => {
     expect(await b.lease('sweep', 'b', 60_000)).toBe(false);
     await a.release('sweep', 'a');
     expect(await b.lease('sweep', 'b', 40)).toBe(true);
-    await sleep(120);
-    expect(await a.lease('sweep', 'a', 60_000)).toBe(true);
+    await clock.advance(120);
+    await expect.poll(() => a.lease('sweep', 'a', 60_000)).toBe(true);
     const racing = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
         (index % 2 ? a : b).lease('race', `o${index}`, 60_000),
@@ -240,8 +244,14 @@ eachStore('contract', (harness) => {
     await store.close();
     await store.close();
     const writer = open();
+    // A witness on another store object hears 'late' as the closed one would have: then the
+    // closed one has been told, if it still listened.
+    const witness = harness.shared ? open() : writer;
+    const witnessed: StoredEvent[] = [];
+    witness.subscribe('events:R1', (event) => witnessed.push(event));
+    await witness.read('events:R1');
     await writer.append('events:R1', 'late');
-    await sleep(50);
+    await expect.poll(() => witnessed.map((event) => event.value)).toContain('late');
     expect(heard).toEqual([]);
   });
 });
