@@ -16,6 +16,13 @@ const DIRECT_WRITE = Symbol.for('paydrop.direct-write');
 const LAZY_SIGNAL = Symbol.for('paydrop.lazy-signal');
 /** The address of the socket a Request came in on, kept on the Request by the Node adapter. */
 const SOCKET_ADDRESS = Symbol.for('paydrop.socket-address');
+/**
+ * The Node adapter's Request reads its body whole up to a limit under this key, without a web
+ * stream (see readCappedText).
+ */
+export const CAPPED_TEXT = Symbol.for('paydrop.capped-text');
+/** Marks a Response's body stream with the text it was made of (see offerText). */
+const BODY_TEXT = Symbol.for('paydrop.body-text');
 
 /** Where a directly written stream's bytes go. */
 export interface DirectSink {
@@ -98,4 +105,44 @@ export class RequestBodyTooLargeError extends Error {
   constructor(maxBytes: number) {
     super(`The request body is larger than ${maxBytes} bytes.`);
   }
+}
+
+type CappedReading = Request & {
+  [CAPPED_TEXT]?: (limit: number) => Promise<string | undefined> | undefined;
+};
+
+/**
+ * Called by a handler reading a body of at most `limit` bytes: the text, or undefined when the
+ * body is longer (nothing more is read), straight from the Node adapter's socket. Answers
+ * undefined (no promise) for any other Request, or one whose body is already a web stream: read
+ * it as one then. Throws as `request.text()` would for a body already read, and fails past the
+ * adapter's allowance with RequestBodyTooLargeError.
+ */
+export function readCappedText(
+  request: Request,
+  limit: number,
+): Promise<string | undefined> | undefined {
+  return (request as CappedReading)[CAPPED_TEXT]?.(limit);
+}
+
+type TextStream = ReadableStream<Uint8Array> & { [BODY_TEXT]?: string };
+
+/**
+ * Called by a handler that made a Response of a string (its JSON answers): the Node adapter may
+ * write `text` itself instead of reading the body stream back (a reader, a promise per chunk, a
+ * copy). Kept on the body stream, so a Response rebuilt around the same body keeps it too.
+ */
+export function offerText(response: Response, text: string): Response {
+  if (response.body) (response.body as TextStream)[BODY_TEXT] = text;
+  return response;
+}
+
+/**
+ * Called by the Node adapter: the text a Response's body was made of, if its maker offered it
+ * and nothing has read the body yet (a stream begun by another consumer is read as a stream).
+ */
+export function textOf(response: Response): string | undefined {
+  const body = response.body as TextStream | null;
+  if (!body || body.locked || response.bodyUsed) return undefined;
+  return body[BODY_TEXT];
 }

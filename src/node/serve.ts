@@ -4,12 +4,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  attachDirect,
-  markLazySignal,
-  RequestBodyTooLargeError,
-  rememberClientAddress,
-} from './hand-off';
+import { attachDirect, RequestBodyTooLargeError, rememberClientAddress, textOf } from './hand-off';
+import { type BodySource, type ClientSignal, FORBIDDEN_METHODS, NodeRequest } from './node-request';
 
 /**
  * What serve() takes of a body at most, for handlers that read a body whole (the sandbox and the
@@ -172,6 +168,121 @@ function bodyStream(
   );
 }
 
+/**
+ * The request's body read whole, without a web stream (a handler's `text()`, `json()`, or
+ * readCapped's limit): at most `limit` bytes, else 'too-large' and the socket read no further;
+ * past `allowance.maxBytes` it fails with RequestBodyTooLargeError, as the stream does.
+ */
+function readWhole(
+  incoming: IncomingMessage,
+  allowance: BodyAllowance,
+  limit: number,
+): Promise<Uint8Array | 'too-large'> {
+  allowance.started = true;
+  // A small body nearly always came in the packet of its headers: Node's parser has taken all of
+  // it before the handler runs, and it is taken at once, with no listener and no event.
+  if (incoming.complete) {
+    const size = incoming.readableLength;
+    if (size > allowance.maxBytes) {
+      allowance.exceeded = true;
+      return Promise.reject(new RequestBodyTooLargeError(allowance.maxBytes));
+    }
+    if (size > limit) return Promise.resolve('too-large');
+    const whole = size === 0 ? null : (incoming.read() as Buffer | null);
+    // Read to its end: Node ends the message and keeps the connection.
+    if (whole === null) incoming.resume();
+    return Promise.resolve(whole ?? new Uint8Array(0));
+  }
+  return new Promise(
+    (resolve, reject) => new WholeRead(incoming, allowance, limit, resolve, reject),
+  );
+}
+
+/** readWhole for a body still arriving: its chunks gathered as they come. */
+class WholeRead {
+  readonly #chunks: Buffer[] = [];
+  #size = 0;
+  #settled = false;
+  readonly #onData = (chunk: Buffer) => this.#data(chunk);
+  readonly #onEnd = () => this.#end();
+  readonly #onError = (error: Error) => this.#fail(error);
+  readonly #onClose = () => {
+    if (!this.#settled)
+      this.#fail(new Error('The client went away before sending the whole body.'));
+  };
+
+  constructor(
+    readonly incoming: IncomingMessage,
+    readonly allowance: BodyAllowance,
+    readonly limit: number,
+    readonly resolve: (bytes: Uint8Array | 'too-large') => void,
+    readonly reject: (error: Error) => void,
+  ) {
+    incoming.on('data', this.#onData);
+    incoming.once('end', this.#onEnd);
+    incoming.once('error', this.#onError);
+    incoming.once('close', this.#onClose);
+  }
+
+  #detach(): void {
+    this.#settled = true;
+    this.incoming.off('data', this.#onData);
+    this.incoming.off('end', this.#onEnd);
+    this.incoming.off('error', this.#onError);
+    this.incoming.off('close', this.#onClose);
+    this.incoming.pause();
+  }
+
+  #data(chunk: Buffer): void {
+    this.#size += chunk.length;
+    if (this.#size > this.allowance.maxBytes) {
+      this.allowance.exceeded = true;
+      this.#detach();
+      this.reject(new RequestBodyTooLargeError(this.allowance.maxBytes));
+    } else if (this.#size > this.limit) {
+      this.#detach();
+      this.resolve('too-large');
+    } else this.#chunks.push(chunk);
+  }
+
+  #end(): void {
+    this.#detach();
+    const chunks = this.#chunks;
+    this.resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size));
+  }
+
+  #fail(error: Error): void {
+    this.#detach();
+    this.reject(error);
+  }
+}
+
+/** The socket's body for a NodeRequest: read whole, or streamed once the real Request needs it. */
+class SocketBody implements BodySource {
+  constructor(
+    readonly incoming: IncomingMessage,
+    readonly allowance: BodyAllowance,
+  ) {}
+  upTo(limit: number): Promise<Uint8Array | 'too-large'> {
+    return readWhole(this.incoming, this.allowance, limit);
+  }
+  body(): ReadableStream<Uint8Array> {
+    return bodyStream(this.incoming, this.allowance);
+  }
+}
+
+/** Bytes a framework in front already read, as a NodeRequest's body. */
+class BytesBody implements BodySource {
+  constructor(readonly bytes: Uint8Array) {}
+  upTo(limit: number): Promise<Uint8Array | 'too-large'> {
+    return Promise.resolve(this.bytes.length > limit ? 'too-large' : this.bytes);
+  }
+  body(): Uint8Array<ArrayBuffer> {
+    // A copy, as before: the framework keeps its own.
+    return new Uint8Array(this.bytes);
+  }
+}
+
 /** A request that cannot be turned into a URL (a malformed Host): the client's fault, a 400. */
 export class MalformedRequestError extends Error {
   override readonly name = 'MalformedRequestError' as const;
@@ -181,7 +292,7 @@ export class MalformedRequestError extends Error {
  * The client's signal for a Request: the signal itself, or a function that makes it when first
  * asked for (nodeListener's: most requests never ask, and an AbortController is ~6 µs).
  */
-export type ClientSignal = AbortSignal | (() => AbortSignal);
+export type { ClientSignal };
 
 /** Node's parsed headers as a Request's, as they are when no value is a list (nearly always). */
 function headersOf(incoming: IncomingMessage): Record<string, string> | Headers {
@@ -200,9 +311,13 @@ function headersOf(incoming: IncomingMessage): Record<string, string> | Headers 
   return given as Record<string, string>;
 }
 
+/**
+ * The Request for `incoming` (a NodeRequest: built in full only when the handler asks, see
+ * node-request.ts). `body` is what a framework in front already read, or the socket's.
+ */
 export function toRequest(
   incoming: IncomingMessage,
-  body: Uint8Array | ReadableStream<Uint8Array> | undefined,
+  body: Uint8Array | BodySource | undefined,
   signal?: ClientSignal,
   url = incoming.url,
 ): Request {
@@ -212,52 +327,31 @@ export function toRequest(
   // https, so the checkout takes the shop's https pages as its own (issue 21).
   const scheme = (incoming.socket as { encrypted?: boolean } | null)?.encrypted ? 'https' : 'http';
   const path = url ?? '/';
-  // An origin-form target ('/api/…', nearly every request) is appended to the origin as text,
-  // parsed once by the Request; anything else ('//host/…', '/\\…', an absolute URL) is resolved
-  // against the origin first, as before.
+  // An origin-form target ('/api/…', nearly every request) is appended to the origin as text;
+  // anything else ('//host/…', '/\\…', an absolute URL) is resolved against the origin first.
   const direct =
     path.charCodeAt(0) === 47 && path.charCodeAt(1) !== 47 && path.charCodeAt(1) !== 92;
-  let target: string | URL;
+  let href: string;
   try {
-    target = direct ? `${scheme}://${host}${path}` : new URL(path, `${scheme}://${host}`);
+    const parsed = direct
+      ? new URL(`${scheme}://${host}${path}`)
+      : new URL(path, `${scheme}://${host}`);
+    // A Request refuses a URL with credentials in it (a Host of 'user:pass@shop'): so does this.
+    if (parsed.username !== '' || parsed.password !== '') throw new TypeError('credentials');
+    href = parsed.href;
   } catch {
     throw new MalformedRequestError('The Host header or the request target is not valid.');
   }
+  if (FORBIDDEN_METHODS.has(method))
+    throw new MalformedRequestError(`A request cannot have the method ${method}.`);
   const hasBody = body !== undefined && method !== 'GET' && method !== 'HEAD';
-  const init = {
-    method,
-    headers: headersOf(incoming),
-    ...(hasBody
-      ? body instanceof ReadableStream
-        ? { body, duplex: 'half' }
-        : { body: new Uint8Array(body) }
-      : {}),
-  } as RequestInit;
-  let request: Request;
-  try {
-    request = new Request(target, init);
-  } catch (error) {
-    // Only the URL can be wrong here (Node's parser has checked the headers): a Host that does
-    // not make one, or one with credentials in it.
-    if (error instanceof TypeError)
-      throw new MalformedRequestError('The Host header or the request target is not valid.');
-    throw error;
-  }
+  const source = !hasBody ? undefined : body instanceof Uint8Array ? new BytesBody(body) : body;
   // The client's signal is the Request's own, not followed by a second one: Node's Request makes
   // a signal of its own per `signal` given, linked by a listener and a finalizer, ~1 KB a request
   // held for as long as an event stream is open (10,000 waiting browsers: 10 MB) and CPU on every
-  // request. `request.signal` still aborts when the client goes away.
-  if (typeof signal === 'function') {
-    let made: AbortSignal | undefined;
-    // Marked, so that an event stream can take the getter itself (clientSignal in
-    // server/http/events.ts): it holds neither the Request nor a signal until one is asked for.
-    const get = markLazySignal(() => {
-      made ??= signal();
-      return made;
-    });
-    Object.defineProperty(request, 'signal', { get, enumerable: true });
-  } else if (signal) Object.defineProperty(request, 'signal', { value: signal, enumerable: true });
-  return request;
+  // request. `request.signal` still aborts when the client goes away; given as a function, it is
+  // made only when first asked for.
+  return new NodeRequest(href, method, headersOf(incoming), source, signal) as unknown as Request;
 }
 
 export async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
@@ -265,10 +359,21 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
   // each stays a header of its own.
   const headers: string[] = [];
   let eventStream = false;
+  let length = false;
   response.headers.forEach((value, name) => {
     headers.push(name, value);
     if (name === 'content-type') eventStream = value.startsWith('text/event-stream');
+    else if (name === 'content-length') length = true;
   });
+  // A JSON answer that said what text it was made of (offerText in hand-off.ts) is written as
+  // that text, with its length: no reader, no promise per chunk, no copy, no chunked framing.
+  const text = eventStream ? undefined : textOf(response);
+  if (text !== undefined) {
+    if (!length) headers.push('content-length', String(Buffer.byteLength(text)));
+    outgoing.writeHead(response.status, headers);
+    outgoing.end(text);
+    return;
+  }
   outgoing.writeHead(response.status, headers);
   if (!response.body) {
     outgoing.end();
@@ -326,7 +431,7 @@ export function readRequest(
 ): Promise<Request | 'too-large'> {
   if (declaredTooLarge(incoming, allowance.maxBytes)) return Promise.resolve('too-large');
   const bodyless = incoming.method === 'GET' || incoming.method === 'HEAD';
-  const body = bodyless ? undefined : bodyStream(incoming, allowance);
+  const body = bodyless ? undefined : new SocketBody(incoming, allowance);
   return Promise.resolve(toRequest(incoming, body, signal, url));
 }
 

@@ -3,6 +3,8 @@
  * `code` the widget can act on, a message safe to show a developer, and a request id to find the
  * server's log line. Provider internals (their messages, trace ids, URLs) never pass through.
  */
+
+import { offerText } from '../../node/hand-off';
 import {
   ProviderConflictError,
   ProviderError,
@@ -74,7 +76,8 @@ export class CheckoutError extends Error {
       ...(this.payment ? { payment: this.payment.view, token: this.payment.token } : {}),
       ...(this.checkout ? { checkout: this.checkout } : {}),
     };
-    return new Response(JSON.stringify(body), { status: this.status, headers });
+    const text = JSON.stringify(body);
+    return offerText(new Response(text, { status: this.status, headers }), text);
   }
 }
 
@@ -182,5 +185,7 @@ export function jsonAnswer(
   headers.set('content-type', 'application/json; charset=utf-8');
   headers.set('cache-control', 'no-store');
   headers.set('x-content-type-options', 'nosniff');
-  return new Response(JSON.stringify(body), { status, headers });
+  // The text rides along, so this package's Node adapter writes it without reading the body back.
+  const text = JSON.stringify(body);
+  return offerText(new Response(text, { status, headers }), text);
 }

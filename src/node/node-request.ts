@@ -1,0 +1,218 @@
+/**
+ * The Request a Node request becomes: a Request (instanceof, every property and method) whose
+ * undici Request, body stream and Headers are built only when a handler asks for them (issue 25,
+ * item 3). The checkout's calls read the method, the URL, a few headers and a small JSON body:
+ * read straight from the socket, they cost neither a web stream nor a Request's construction
+ * (together about as much CPU as the rest of the adapter).
+ *
+ * What a handler that reads more gets: `body`, `clone()`, `blob()`, `formData()`, `cache`, … build
+ * the real Request once (its body the socket's stream, as before) and answer from it; from then
+ * on every read of the body goes through it. Known limit, as with @hono/node-server: undici's own
+ * `new Request(request)` and `fetch(request)` read private fields and do not take this object;
+ * `new Request(request.url, { method, headers, body })` does.
+ */
+import { CAPPED_TEXT, markLazySignal } from './hand-off';
+
+/**
+ * Where the body comes from: read whole up to a limit (the fast path), or as the web stream the
+ * real Request is built around.
+ */
+export interface BodySource {
+  /** The body's bytes, or 'too-large' (nothing more read) when it is longer than `limit`. */
+  upTo(limit: number): Promise<Uint8Array | 'too-large'>;
+  /** The body the real Request is built with: the socket's stream, or the bytes. */
+  body(): ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>;
+}
+
+/** The client's signal, or a function that makes it when first asked for. */
+export type ClientSignal = AbortSignal | (() => AbortSignal);
+
+const UTF8 = new TextDecoder();
+
+/** The real Request behind a NodeRequest, built now if it was not (set in the class). */
+let realOf: (request: NodeRequest) => Request;
+
+function unusable(): TypeError {
+  return new TypeError('Body is unusable: Body has already been read');
+}
+
+/** The methods a Request cannot have (Fetch): undici refuses them, so the adapter does too. */
+export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+export class NodeRequest {
+  readonly #url: string;
+  readonly #method: string;
+  readonly #headersInit: Record<string, string> | Headers;
+  readonly #source: BodySource | undefined;
+  #headers: Headers | undefined;
+  #real: Request | undefined;
+  /** The body was read (or begun) through the fast path. */
+  #used = false;
+
+  constructor(
+    url: string,
+    method: string,
+    headers: Record<string, string> | Headers,
+    source: BodySource | undefined,
+    signal: ClientSignal | undefined,
+  ) {
+    this.#url = url;
+    this.#method = method;
+    this.#headersInit = headers;
+    this.#source = source;
+    // Own properties, as on the Request the adapter made before: lazySignalOf (hand-off.ts) finds
+    // the getter itself, and an event stream holds it rather than a signal.
+    if (typeof signal === 'function') {
+      let made: AbortSignal | undefined;
+      const get = markLazySignal(() => {
+        made ??= signal();
+        return made;
+      });
+      Object.defineProperty(this, 'signal', { get, enumerable: true });
+    } else if (signal) Object.defineProperty(this, 'signal', { value: signal, enumerable: true });
+  }
+
+  get url(): string {
+    return this.#url;
+  }
+
+  get method(): string {
+    return this.#method;
+  }
+
+  get headers(): Headers {
+    this.#headers ??= this.#real?.headers ?? new Headers(this.#headersInit);
+    return this.#headers;
+  }
+
+  get signal(): AbortSignal {
+    return this.#toRequest().signal;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#used) return this.#spentBody();
+    return this.#source ? this.#toRequest().body : null;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used || (this.#real?.bodyUsed ?? false);
+  }
+
+  /** The body's bytes through the fast path; undefined when the real Request holds the body. */
+  async #bytes(): Promise<Uint8Array> {
+    if (this.#used) throw unusable();
+    this.#used = true;
+    if (!this.#source) return new Uint8Array(0);
+    const bytes = await this.#source.upTo(Number.POSITIVE_INFINITY);
+    // upTo(Infinity) never answers 'too-large': past the adapter's allowance it throws.
+    return bytes === 'too-large' ? new Uint8Array(0) : bytes;
+  }
+
+  /**
+   * Reads at most `limit` bytes: the text, or undefined (nothing more read) for a longer body.
+   * What readCapped (server/http/read-body.ts) takes through the hand-off, instead of a stream.
+   */
+  async #cappedText(limit: number): Promise<string | undefined> {
+    if (this.#used) throw unusable();
+    this.#used = true;
+    if (!this.#source) return '';
+    const bytes = await this.#source.upTo(limit);
+    return bytes === 'too-large' ? undefined : UTF8.decode(bytes);
+  }
+
+  async text(): Promise<string> {
+    if (this.#real) return this.#real.text();
+    return UTF8.decode(await this.#bytes());
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    if (this.#real) return this.#real.arrayBuffer();
+    const bytes = await this.#bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    if (this.#real) return new Uint8Array(await this.#real.arrayBuffer());
+    const bytes = await this.#bytes();
+    // A copy of its own, as a Request's: a Buffer may share Node's pool.
+    return new Uint8Array(bytes);
+  }
+
+  blob(): Promise<Blob> {
+    if (this.#used) return Promise.reject(unusable());
+    return this.#toRequest().blob();
+  }
+
+  formData(): Promise<FormData> {
+    if (this.#used) return Promise.reject(unusable());
+    return this.#toRequest().formData();
+  }
+
+  clone(): Request {
+    if (this.#used) throw unusable();
+    return this.#toRequest().clone();
+  }
+
+  /** A body read through the fast path, as a Request shows one: a stream already disturbed. */
+  #spentBody(): ReadableStream<Uint8Array> {
+    const stream = new ReadableStream<Uint8Array>();
+    void stream.cancel();
+    return stream;
+  }
+
+  /** The real Request, built once: its body the socket's stream, its headers these. */
+  #toRequest(): Request {
+    if (this.#real) return this.#real;
+    const init: RequestInit & { duplex?: 'half' } = {
+      method: this.#method,
+      headers: this.#headers ?? this.#headersInit,
+    };
+    if (this.#source && !this.#used) {
+      init.body = this.#source.body();
+      if (init.body instanceof ReadableStream) init.duplex = 'half';
+    }
+    this.#real = new Request(this.#url, init);
+    return this.#real;
+  }
+
+  /** What readCapped (server/http/read-body.ts) calls through the hand-off (readCappedText). */
+  [CAPPED_TEXT](limit: number): Promise<string | undefined> | undefined {
+    // Once the real Request holds the body, it is read as any Request's.
+    if (this.#real) return undefined;
+    return this.#cappedText(limit);
+  }
+
+  static {
+    realOf = (request) => request.#toRequest();
+  }
+}
+
+// Everything else a Request has (cache, credentials, mode, redirect, …, whatever this Node's
+// Request adds) is answered by the real one: a handler that asks gets the same as before.
+for (const name of Object.getOwnPropertyNames(Request.prototype)) {
+  if (name === 'constructor' || Object.hasOwn(NodeRequest.prototype, name)) continue;
+  const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, name);
+  if (!descriptor) continue;
+  if (descriptor.get) {
+    Object.defineProperty(NodeRequest.prototype, name, {
+      get(this: NodeRequest) {
+        return descriptor.get?.call(realOf(this));
+      },
+      configurable: true,
+    });
+  } else if (typeof descriptor.value === 'function') {
+    Object.defineProperty(NodeRequest.prototype, name, {
+      value(this: NodeRequest, ...args: unknown[]) {
+        const real = realOf(this);
+        return (descriptor.value as (...given: unknown[]) => unknown).apply(real, args);
+      },
+      configurable: true,
+      writable: true,
+    });
+  }
+}
+Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
