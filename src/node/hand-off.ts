@@ -23,6 +23,10 @@ const SOCKET_ADDRESS = Symbol.for('paydrop.socket-address');
 export const CAPPED_TEXT = Symbol.for('paydrop.capped-text');
 /** Marks a Response's body stream with the text it was made of (see offerText). */
 const BODY_TEXT = Symbol.for('paydrop.body-text');
+/** On a Request of the Node adapter, and on answer headers made for one (see answerHeadersFor). */
+const WRITES_TEXT_ANSWERS = Symbol.for('paydrop.writes-text-answers');
+/** A TextAnswer's own text, while nothing has asked for its body (see textAnswer). */
+const OWN_TEXT = Symbol.for('paydrop.own-text');
 
 /** Where a directly written stream's bytes go. */
 export interface DirectSink {
@@ -137,11 +141,122 @@ export function offerText(response: Response, text: string): Response {
   return response;
 }
 
+type Marked = { [WRITES_TEXT_ANSWERS]?: true };
+
+/** Called by the Node adapter: its Requests' answers may be TextAnswers (see textAnswer). */
+export function markWritesTextAnswers<T extends object>(target: T): T {
+  (target as Marked)[WRITES_TEXT_ANSWERS] = true;
+  return target;
+}
+
+/**
+ * Called by a handler for the headers it answers `request` with: new Headers, marked when the
+ * request came through this package's Node adapter, which writes text answers itself.
+ */
+export function answerHeadersFor(request: Request): Headers {
+  const headers = new Headers();
+  if ((request as Marked)[WRITES_TEXT_ANSWERS]) markWritesTextAnswers(headers);
+  return headers;
+}
+
+type TextAnswerClass = new (text: string, init: ResponseInit) => Response;
+let TextAnswer: TextAnswerClass | undefined;
+
+/**
+ * A Response made of a string whose body stream (and the bytes in it) is made only when someone
+ * asks for the body: the Node adapter writes the text itself and never does. On Node a body
+ * stream costs more than the rest of the Response (about 25 µs of ~30); most JSON answers are
+ * written without one. Anything else (a wrapper reading `text()`, `body`, `clone()`, a Response
+ * rebuilt around `body`) is answered by the full Response, made then.
+ */
+function textAnswerClass(): TextAnswerClass {
+  TextAnswer ??= class TextAnswer extends Response {
+    readonly #text: string;
+    #full: Response | undefined;
+    constructor(text: string, init: ResponseInit) {
+      super(null, init);
+      this.#text = text;
+    }
+    #made(): Response {
+      this.#full ??= offerText(
+        new Response(this.#text, {
+          status: this.status,
+          statusText: this.statusText,
+          headers: this.headers,
+        }),
+        this.#text,
+      );
+      return this.#full;
+    }
+    [OWN_TEXT](): string | undefined {
+      return this.#full ? undefined : this.#text;
+    }
+    override text(): Promise<string> {
+      return this.#made().text();
+    }
+    override json(): Promise<unknown> {
+      return this.#made().json();
+    }
+    override arrayBuffer(): Promise<ArrayBuffer> {
+      return this.#made().arrayBuffer();
+    }
+    override blob(): Promise<Blob> {
+      return this.#made().blob();
+    }
+    override formData(): Promise<FormData> {
+      return this.#made().formData();
+    }
+    override clone(): Response {
+      return this.#made().clone();
+    }
+    static {
+      // Accessors over the Response's own: a class cannot declare them over Response's properties.
+      Object.defineProperties(TextAnswer.prototype, {
+        body: {
+          get(this: TextAnswer) {
+            return this.#made().body;
+          },
+          configurable: true,
+        },
+        bodyUsed: {
+          get(this: TextAnswer) {
+            return this.#full?.bodyUsed ?? false;
+          },
+          configurable: true,
+        },
+        bytes: {
+          value(this: TextAnswer) {
+            return (this.#made() as Response & { bytes(): Promise<Uint8Array> }).bytes();
+          },
+          configurable: true,
+          writable: true,
+        },
+      });
+    }
+  };
+  return TextAnswer;
+}
+
+/**
+ * Called by a handler: a Response of `text`. With headers from answerHeadersFor for a request of
+ * the Node adapter, a TextAnswer (its body made only if asked for); otherwise an ordinary
+ * Response, its text offered (offerText). Any runtime gets a Response that works as one.
+ */
+export function textAnswer(
+  text: string,
+  init: { readonly status?: number; readonly headers: Headers },
+): Response {
+  if ((init.headers as Marked)[WRITES_TEXT_ANSWERS]) return new (textAnswerClass())(text, init);
+  return offerText(new Response(text, init), text);
+}
+
 /**
  * Called by the Node adapter: the text a Response's body was made of, if its maker offered it
  * and nothing has read the body yet (a stream begun by another consumer is read as a stream).
  */
 export function textOf(response: Response): string | undefined {
+  const own = (response as { [OWN_TEXT]?: () => string | undefined })[OWN_TEXT]?.();
+  if (own !== undefined) return own;
   const body = response.body as TextStream | null;
   if (!body || body.locked || response.bodyUsed) return undefined;
   return body[BODY_TEXT];

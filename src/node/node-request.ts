@@ -11,7 +11,7 @@
  * `new Request(request)` and `fetch(request)` read private fields and do not take this object;
  * `new Request(request.url, { method, headers, body })` does.
  */
-import { CAPPED_TEXT, markLazySignal } from './hand-off';
+import { CAPPED_TEXT, markLazySignal, markWritesTextAnswers } from './hand-off';
 
 /**
  * Where the body comes from: read whole up to a limit (the fast path), or as the web stream the
@@ -216,3 +216,5 @@ for (const name of Object.getOwnPropertyNames(Request.prototype)) {
   }
 }
 Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
+// Its answers go to writeResponse, which writes a text answer's text itself (textAnswer).
+markWritesTextAnswers(NodeRequest.prototype);

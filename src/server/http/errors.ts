@@ -4,7 +4,7 @@
  * server's log line. Provider internals (their messages, trace ids, URLs) never pass through.
  */
 
-import { offerText } from '../../node/hand-off';
+import { answerHeadersFor, textAnswer } from '../../node/hand-off';
 import {
   ProviderConflictError,
   ProviderError,
@@ -76,8 +76,7 @@ export class CheckoutError extends Error {
       ...(this.payment ? { payment: this.payment.view, token: this.payment.token } : {}),
       ...(this.checkout ? { checkout: this.checkout } : {}),
     };
-    const text = JSON.stringify(body);
-    return offerText(new Response(text, { status: this.status, headers }), text);
+    return textAnswer(JSON.stringify(body), { status: this.status, headers });
   }
 }
 
@@ -185,7 +184,14 @@ export function jsonAnswer(
   headers.set('content-type', 'application/json; charset=utf-8');
   headers.set('cache-control', 'no-store');
   headers.set('x-content-type-options', 'nosniff');
-  // The text rides along, so this package's Node adapter writes it without reading the body back.
-  const text = JSON.stringify(body);
-  return offerText(new Response(text, { status, headers }), text);
+  // Written by this package's Node adapter as the text, without a body stream (textAnswer).
+  return textAnswer(JSON.stringify(body), { status, headers });
+}
+
+/**
+ * The headers to answer `request` with: marked for a request of this package's Node adapter, so
+ * that jsonAnswer's answers are written without a body stream (answerHeadersFor, hand-off.ts).
+ */
+export function answerHeaders(request: Request): Headers {
+  return answerHeadersFor(request);
 }
