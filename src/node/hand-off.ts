@@ -12,8 +12,8 @@
 
 /** Marks a body stream whose producer can write it straight to a sink: see offerDirect. */
 const DIRECT_WRITE = Symbol.for('paydrop.direct-write');
-/** Marks the Request's signal getter made by the Node adapter (see lazySignalOf). */
-const LAZY_SIGNAL = Symbol.for('paydrop.lazy-signal');
+/** The Node adapter's Request answers its client signal's getter under this key (lazySignalOf). */
+export const LAZY_SIGNAL = Symbol.for('paydrop.lazy-signal');
 /** The address of the socket a Request came in on, kept on the Request by the Node adapter. */
 const SOCKET_ADDRESS = Symbol.for('paydrop.socket-address');
 /**
@@ -72,20 +72,14 @@ export function attachDirect(
   return attach(sink);
 }
 
-/** Marks `get` as the Node adapter's lazy signal getter, for lazySignalOf. */
-export function markLazySignal<T extends () => AbortSignal>(get: T): T {
-  return Object.assign(get, { [LAZY_SIGNAL]: true as const });
-}
+type LazySignalRequest = Request & { readonly [LAZY_SIGNAL]?: (() => AbortSignal) | undefined };
 
 /**
- * The Request's lazy signal getter, when the Node adapter made one: a handler can hold it
- * instead of a signal, and a stream written straight to a socket never makes one.
+ * The Request's lazy signal getter, when the Node adapter made one (under LAZY_SIGNAL): a handler
+ * can hold it instead of a signal, and a stream written straight to a socket never makes one.
  */
 export function lazySignalOf(request: Request): (() => AbortSignal) | undefined {
-  const get = Object.getOwnPropertyDescriptor(request, 'signal')?.get as
-    | ((() => AbortSignal) & { [LAZY_SIGNAL]?: true })
-    | undefined;
-  return get?.[LAZY_SIGNAL] ? get : undefined;
+  return (request as LazySignalRequest)[LAZY_SIGNAL];
 }
 
 type AddressedRequest = Request & { [SOCKET_ADDRESS]?: string };

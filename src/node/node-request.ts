@@ -11,7 +11,7 @@
  * `new Request(request)` and `fetch(request)` read private fields and do not take this object;
  * `new Request(request.url, { method, headers, body })` does.
  */
-import { CAPPED_TEXT, markLazySignal, markWritesTextAnswers } from './hand-off';
+import { CAPPED_TEXT, LAZY_SIGNAL, markWritesTextAnswers } from './hand-off';
 
 /**
  * Where the body comes from: read whole up to a limit (the fast path), or as the web stream the
@@ -44,6 +44,8 @@ export class NodeRequest {
   readonly #method: string;
   readonly #headersInit: Record<string, string> | Headers;
   readonly #source: BodySource | undefined;
+  /** The client's signal, or what makes it (nodeListener's, made only when first asked for). */
+  #signal: ClientSignal | undefined;
   #headers: Headers | undefined;
   #real: Request | undefined;
   /** The body was read (or begun) through the fast path. */
@@ -60,16 +62,7 @@ export class NodeRequest {
     this.#method = method;
     this.#headersInit = headers;
     this.#source = source;
-    // Own properties, as on the Request the adapter made before: lazySignalOf (hand-off.ts) finds
-    // the getter itself, and an event stream holds it rather than a signal.
-    if (typeof signal === 'function') {
-      let made: AbortSignal | undefined;
-      const get = markLazySignal(() => {
-        made ??= signal();
-        return made;
-      });
-      Object.defineProperty(this, 'signal', { get, enumerable: true });
-    } else if (signal) Object.defineProperty(this, 'signal', { value: signal, enumerable: true });
+    this.#signal = signal;
   }
 
   get url(): string {
@@ -85,8 +78,28 @@ export class NodeRequest {
     return this.#headers;
   }
 
+  /**
+   * The client's signal, which aborts when the client goes away: not a second signal following
+   * it, as a Request given `signal` would make (linked by a listener and a finalizer, ~1 KB a
+   * request held for as long as an event stream is open, and CPU on every request). Without one
+   * given, the real Request's.
+   */
   get signal(): AbortSignal {
-    return this.#toRequest().signal;
+    const signal = this.#signal;
+    if (signal === undefined) return this.#toRequest().signal;
+    if (typeof signal !== 'function') return signal;
+    const made = signal();
+    this.#signal = made;
+    return made;
+  }
+
+  /**
+   * The getter of the client's signal, while it is not made (lazySignalOf, hand-off.ts): an event
+   * stream holds it rather than a signal, and written straight to a socket never calls it.
+   */
+  get [LAZY_SIGNAL](): (() => AbortSignal) | undefined {
+    const signal = this.#signal;
+    return typeof signal === 'function' ? signal : undefined;
   }
 
   get body(): ReadableStream<Uint8Array> | null {

@@ -193,68 +193,73 @@ function readWhole(
     if (whole === null) incoming.resume();
     return Promise.resolve(whole ?? new Uint8Array(0));
   }
-  return new Promise(
-    (resolve, reject) => new WholeRead(incoming, allowance, limit, resolve, reject),
+  return new Promise((resolve, reject) => {
+    const reading: WholeRead = { allowance, limit, resolve, reject, chunks: [], size: 0 };
+    (incoming as ReadingMessage)[READING] = reading;
+    incoming.on('data', onWholeData);
+    incoming.once('end', onWholeEnd);
+    incoming.once('error', onWholeError);
+    incoming.once('close', onWholeClose);
+  });
+}
+
+/**
+ * readWhole of a body still arriving, its chunks gathered as they come. Kept on the request
+ * under READING, its listeners shared by every request (`this` is the request): none made per
+ * request.
+ */
+interface WholeRead {
+  readonly allowance: BodyAllowance;
+  readonly limit: number;
+  readonly resolve: (bytes: Uint8Array | 'too-large') => void;
+  readonly reject: (error: Error) => void;
+  readonly chunks: Buffer[];
+  size: number;
+}
+const READING = Symbol('whole body being read');
+type ReadingMessage = IncomingMessage & { [READING]?: WholeRead | undefined };
+
+/** The read under way on `incoming`, now ended: its listeners removed, the socket held. */
+function endWholeRead(incoming: ReadingMessage): WholeRead | undefined {
+  const reading = incoming[READING];
+  incoming[READING] = undefined;
+  incoming.off('data', onWholeData);
+  incoming.off('end', onWholeEnd);
+  incoming.off('error', onWholeError);
+  incoming.off('close', onWholeClose);
+  incoming.pause();
+  return reading;
+}
+
+function onWholeData(this: ReadingMessage, chunk: Buffer): void {
+  const reading = this[READING];
+  if (!reading) return;
+  reading.size += chunk.length;
+  if (reading.size > reading.allowance.maxBytes) {
+    reading.allowance.exceeded = true;
+    endWholeRead(this);
+    reading.reject(new RequestBodyTooLargeError(reading.allowance.maxBytes));
+  } else if (reading.size > reading.limit) {
+    endWholeRead(this);
+    reading.resolve('too-large');
+  } else reading.chunks.push(chunk);
+}
+
+function onWholeEnd(this: ReadingMessage): void {
+  const reading = endWholeRead(this);
+  if (!reading) return;
+  const { chunks } = reading;
+  reading.resolve(
+    chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, reading.size),
   );
 }
 
-/** readWhole for a body still arriving: its chunks gathered as they come. */
-class WholeRead {
-  readonly #chunks: Buffer[] = [];
-  #size = 0;
-  #settled = false;
-  readonly #onData = (chunk: Buffer) => this.#data(chunk);
-  readonly #onEnd = () => this.#end();
-  readonly #onError = (error: Error) => this.#fail(error);
-  readonly #onClose = () => {
-    if (!this.#settled)
-      this.#fail(new Error('The client went away before sending the whole body.'));
-  };
+function onWholeError(this: ReadingMessage, error: Error): void {
+  endWholeRead(this)?.reject(error);
+}
 
-  constructor(
-    readonly incoming: IncomingMessage,
-    readonly allowance: BodyAllowance,
-    readonly limit: number,
-    readonly resolve: (bytes: Uint8Array | 'too-large') => void,
-    readonly reject: (error: Error) => void,
-  ) {
-    incoming.on('data', this.#onData);
-    incoming.once('end', this.#onEnd);
-    incoming.once('error', this.#onError);
-    incoming.once('close', this.#onClose);
-  }
-
-  #detach(): void {
-    this.#settled = true;
-    this.incoming.off('data', this.#onData);
-    this.incoming.off('end', this.#onEnd);
-    this.incoming.off('error', this.#onError);
-    this.incoming.off('close', this.#onClose);
-    this.incoming.pause();
-  }
-
-  #data(chunk: Buffer): void {
-    this.#size += chunk.length;
-    if (this.#size > this.allowance.maxBytes) {
-      this.allowance.exceeded = true;
-      this.#detach();
-      this.reject(new RequestBodyTooLargeError(this.allowance.maxBytes));
-    } else if (this.#size > this.limit) {
-      this.#detach();
-      this.resolve('too-large');
-    } else this.#chunks.push(chunk);
-  }
-
-  #end(): void {
-    this.#detach();
-    const chunks = this.#chunks;
-    this.resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size));
-  }
-
-  #fail(error: Error): void {
-    this.#detach();
-    this.reject(error);
-  }
+function onWholeClose(this: ReadingMessage): void {
+  endWholeRead(this)?.reject(new Error('The client went away before sending the whole body.'));
 }
 
 /** The socket's body for a NodeRequest: read whole, or streamed once the real Request needs it. */
@@ -497,24 +502,13 @@ export function nodeListener(
     return handler(request);
   }
   return async (incoming, outgoing) => {
-    // The client's signal is made only when the handler asks for it (an event stream does; most
-    // calls never do): `left` remembers a client gone before that.
-    let gone: AbortController | undefined;
-    let left = false;
-    const signal = () => {
-      gone ??= new AbortController();
-      if (left) gone.abort();
-      return gone.signal;
-    };
-    const allowance: BodyAllowance = { maxBytes, exceeded: false, started: false };
-    // Only a client that left before the answer was sent aborts: a normal end costs nothing.
-    outgoing.on('close', () => {
-      if (outgoing.writableFinished) return;
-      left = true;
-      gone?.abort();
-    });
+    const exchange: Exchange = { maxBytes, exceeded: false, started: false, left: false };
+    (outgoing as ExchangeResponse)[EXCHANGE] = exchange;
+    outgoing.on('close', onOutgoingClose);
+    const allowance: BodyAllowance = exchange;
     try {
-      const response = await respond(incoming, signal, allowance);
+      // The signal's getter given inline: a named one costs a name per request under tsx.
+      const response = await respond(incoming, () => clientSignal(exchange), allowance);
       // Past the allowance, whatever the handler made of the cut body, the answer is 413.
       if (response === undefined || allowance.exceeded) {
         await response?.body?.cancel().catch(() => {});
@@ -533,9 +527,36 @@ export function nodeListener(
         outgoing.setHeader('connection', 'close');
       await writeResponse(response, outgoing);
     } catch (error) {
-      if (!left) answerFailure(error, outgoing);
+      if (!exchange.left) answerFailure(error, outgoing);
     }
   };
+}
+
+/**
+ * One request's state in nodeListener: its body allowance, and its client's signal, made only
+ * when the handler asks for it (an event stream does; most calls never do), `left` remembering a
+ * client gone before that. Kept on the response under EXCHANGE, so that one listener shared by
+ * every request (onOutgoingClose) serves them all.
+ */
+interface Exchange extends BodyAllowance {
+  gone?: AbortController;
+  left: boolean;
+}
+const EXCHANGE = Symbol('nodeListener exchange');
+type ExchangeResponse = ServerResponse & { [EXCHANGE]?: Exchange };
+
+function clientSignal(exchange: Exchange): AbortSignal {
+  exchange.gone ??= new AbortController();
+  if (exchange.left) exchange.gone.abort();
+  return exchange.gone.signal;
+}
+
+/** Only a client that left before the answer was sent aborts: a normal end costs nothing. */
+function onOutgoingClose(this: ExchangeResponse): void {
+  const exchange = this[EXCHANGE];
+  if (this.writableFinished || !exchange) return;
+  exchange.left = true;
+  exchange.gone?.abort();
 }
 
 /**
