@@ -285,3 +285,16 @@ describe('the companion’s JSON answers under the Node adapter', () => {
     expect(await new Response(answer.body).json()).toEqual(body);
   });
 });
+
+it('refuses a second read of the body even after the handler asked for more of the Request', async () => {
+  const seen: unknown[] = [];
+  running = await serve(async (request) => {
+    seen.push(await request.json());
+    // Anything the Request has beyond method, URL, headers and body.
+    seen.push(request.cache, request.bodyUsed);
+    seen.push(await request.text().catch((error: unknown) => error instanceof TypeError));
+    return new Response('ok');
+  });
+  await fetch(`${running.url}/x`, { method: 'POST', body: '{"a":1}' });
+  expect(seen).toEqual([{ a: 1 }, 'default', true, true]);
+});
