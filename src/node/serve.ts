@@ -89,6 +89,11 @@ export interface BodyAllowance {
   exceeded: boolean;
   /** The handler began to read the body. */
   started: boolean;
+  /**
+   * The handler read the body to its end (Node may not have marked the message complete yet:
+   * the connection is kept all the same).
+   */
+  finished?: boolean;
 }
 
 /** True when the declared Content-Length is above `maxBytes`: refused before a byte is read. */
@@ -134,6 +139,7 @@ function bodyStream(
   }
   function onEnd(): void {
     detach();
+    allowance.finished = true;
     controller?.close();
   }
   function onError(error: Error): void {
@@ -179,19 +185,30 @@ function readWhole(
   limit: number,
 ): Promise<Uint8Array | 'too-large'> {
   allowance.started = true;
-  // A small body nearly always came in the packet of its headers: Node's parser has taken all of
-  // it before the handler runs, and it is taken at once, with no listener and no event.
-  if (incoming.complete) {
+  // A small body nearly always came in the packet of its headers: Node's parser has buffered all
+  // of it (what Content-Length says) before the handler runs, and it is taken at once, with no
+  // listener and no event.
+  const declared = incoming.headers['content-length'];
+  if (
+    incoming.complete ||
+    (declared !== undefined && incoming.readableLength === Number(declared))
+  ) {
     const size = incoming.readableLength;
     if (size > allowance.maxBytes) {
       allowance.exceeded = true;
       return Promise.reject(new RequestBodyTooLargeError(allowance.maxBytes));
     }
     if (size > limit) return Promise.resolve('too-large');
-    const whole = size === 0 ? null : (incoming.read() as Buffer | null);
-    // Read to its end: Node ends the message and keeps the connection.
-    if (whole === null) incoming.resume();
-    return Promise.resolve(whole ?? new Uint8Array(0));
+    // One read takes all that is buffered (the stream is paused); a loop in case it is not.
+    const chunks: Buffer[] = [];
+    if (size > 0)
+      for (let chunk = incoming.read() as Buffer | null; chunk !== null; chunk = incoming.read())
+        chunks.push(chunk);
+    // Flowing from here, so that the message ends (its 'end' event) as a read one does.
+    incoming.resume();
+    allowance.finished = true;
+    if (chunks.length === 0) return Promise.resolve(new Uint8Array(0));
+    return Promise.resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
   }
   return new Promise((resolve, reject) => {
     const reading: WholeRead = { allowance, limit, resolve, reject, chunks: [], size: 0 };
@@ -248,6 +265,7 @@ function onWholeData(this: ReadingMessage, chunk: Buffer): void {
 function onWholeEnd(this: ReadingMessage): void {
   const reading = endWholeRead(this);
   if (!reading) return;
+  reading.allowance.finished = true;
   const { chunks } = reading;
   reading.resolve(
     chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, reading.size),
@@ -522,7 +540,11 @@ export function nodeListener(
       // Answered before the body was read whole: a body of known, allowed length is drained by
       // Node and the connection kept; one the handler stopped reading (its own 413) or of no
       // known length is not read further, and the connection closes once the answer is out.
-      const unread = !incoming.complete && incoming.method !== 'GET' && incoming.method !== 'HEAD';
+      const unread =
+        !incoming.complete &&
+        !exchange.finished &&
+        incoming.method !== 'GET' &&
+        incoming.method !== 'HEAD';
       if (unread && (allowance.started || incoming.headers['content-length'] === undefined))
         outgoing.setHeader('connection', 'close');
       await writeResponse(response, outgoing);

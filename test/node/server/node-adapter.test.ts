@@ -298,3 +298,25 @@ it('refuses a second read of the body even after the handler asked for more of t
   await fetch(`${running.url}/x`, { method: 'POST', body: '{"a":1}' });
   expect(seen).toEqual([{ a: 1 }, 'default', true, true]);
 });
+
+it('reads a body that came in one packet with its headers, and the connection serves on', async () => {
+  running = await serve(async (request) => new Response(`got ${await request.text()}`));
+  const { port } = new URL(running.url);
+  const post = (body: string) =>
+    `POST /echo HTTP/1.1\r\nHost: shop.test\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  const received = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(post('first')));
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString();
+      // The first answer whole: the second request on the same connection, then the end.
+      if (text.includes('got first') && !text.includes('got second'))
+        socket.write(`${post('second').replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`);
+    });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  expect(received.match(/HTTP\/1\.1 200 OK/g)).toHaveLength(2);
+  expect(received).toContain('got first');
+  expect(received).toContain('got second');
+});
