@@ -74,6 +74,14 @@ function bodyGone(cause: string, logger: Logger | undefined): CheckoutError {
   return new CheckoutError('body_already_read', message);
 }
 
+/** A body a middleware in front read as a stream (not one an adapter handed over: see noteBody). */
+function readBefore(logger: Logger | undefined): CheckoutError {
+  return bodyGone(
+    'The request body was already read before the checkout handler (by a body parser or middleware), so it is gone.',
+    logger,
+  );
+}
+
 export interface ReadOptions {
   /** Told once, at the first request whose body a framework consumed. */
   readonly logger?: Logger;
@@ -99,12 +107,7 @@ export async function readCapped(
       options.logger,
     );
   }
-  const gone = () =>
-    bodyGone(
-      'The request body was already read before the checkout handler (by a body parser or middleware), so it is gone.',
-      options.logger,
-    );
-  if (request.bodyUsed) throw gone();
+  if (request.bodyUsed) throw readBefore(options.logger);
   // From this package's Node adapter: read straight from the socket, no web stream made.
   const direct = readCappedText(request, limit);
   if (direct) {
@@ -116,7 +119,7 @@ export async function readCapped(
       throw error;
     }
   }
-  if (request.body?.locked) throw gone();
+  if (request.body?.locked) throw readBefore(options.logger);
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
