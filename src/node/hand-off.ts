@@ -1,9 +1,10 @@
 /**
  * What this package's Node adapter (src/node/serve.ts) and the web-standard handlers
  * (src/server) hand each other without either importing the other: marks kept on the Request,
- * its body and the Response's body under symbols. The handlers stay web-standard (any runtime
- * ignores the marks); the Node adapter, finding them, does better (issue 10's scale budget,
- * issue 20's per-address limits).
+ * its body, the answer's headers and the Response's body under symbols. The handlers stay
+ * web-standard (any runtime ignores the marks, and gets ordinary Responses); the Node adapter,
+ * finding them, does better (issue 10's scale budget, issue 20's per-address limits, issue 25's
+ * cost per call: bodies read without a web stream, JSON answers written as their text).
  *
  * Nothing here imports anything, Node's modules included: paydrop/server (web-standard, for edge
  * runtimes too) and paydrop/server/node may both carry a copy of it. The symbols are
