@@ -646,7 +646,7 @@ describe.runIf(hasPostgresServer())('PostgreSQL store', () => {
       { key: 'payment:R1', score: 1, value: { orderId: 'o1' } },
     ]);
     const { rows } = await client.query('SELECT version FROM paydrop_schema ORDER BY version');
-    expect(rows.map((row) => row.version)).toEqual([1, 2]);
+    expect(rows.map((row) => row.version)).toEqual([1, 2, 3]);
     await Promise.all([store.close(), client.end()]);
   });
 

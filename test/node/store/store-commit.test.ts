@@ -170,6 +170,128 @@ function commitContract(
       unsubscribe();
     });
 
+    it('expects a value, or its absence, and writes nothing when the key holds another', async () => {
+      const store = open();
+      await store.set('payments', ['R1'], HOUR);
+      expect(
+        await store.commit([
+          { op: 'expect', key: 'payments', value: ['R1'] },
+          { op: 'set', key: 'payments', value: ['R1', 'R2'], ttlMs: HOUR },
+          { op: 'set', key: 'payment:R2', value: 2, ttlMs: HOUR },
+        ]),
+      ).toBe(true);
+      // What a second caller read before the first wrote is stale now: nothing of it is written.
+      expect(
+        await store.commit([
+          { op: 'set', key: 'payment:R3', value: 3, ttlMs: HOUR },
+          { op: 'expect', key: 'payments', value: ['R1'] },
+          { op: 'set', key: 'payments', value: ['R1', 'R3'], ttlMs: HOUR },
+        ]),
+      ).toBe(false);
+      expect(await store.getMany(['payments', 'payment:R3'])).toEqual([['R1', 'R2'], undefined]);
+      // undefined expects the key absent; a key written earlier in the commit is what it holds.
+      const absent: StoreWrite[] = [
+        { op: 'expect', key: 'outcome:R1', value: undefined },
+        { op: 'set', key: 'reporting:R1', value: true, ttlMs: HOUR },
+      ];
+      expect(await store.commit(absent)).toBe(true);
+      await store.set('outcome:R1', 'SUCCESSFUL', HOUR);
+      await store.delete('reporting:R1');
+      expect(await store.commit(absent)).toBe(false);
+      expect(await store.get('reporting:R1')).toBeUndefined();
+      expect(
+        await store.commit([
+          { op: 'set', key: 'fresh', value: { n: 5 }, ttlMs: HOUR },
+          { op: 'expect', key: 'fresh', value: { n: 5 } },
+          { op: 'delete', key: 'outcome:R1' },
+          { op: 'expect', key: 'outcome:R1', value: undefined },
+        ]),
+      ).toBe(true);
+    });
+
+    it('takes places in a sliding window up to its limit, once per id, and gives them back', async () => {
+      const store = open();
+      const take = (id: string, at: number, whenFull: 'fail' | 'skip' = 'fail'): StoreWrite => ({
+        op: 'take',
+        key: 'limit:w',
+        id,
+        limit: 2,
+        at,
+        windowMs: HOUR,
+        whenFull,
+      });
+      const start = 1_764_000_000_000;
+      expect(await store.commit([take('a', start)])).toBe(true);
+      // The same id again is the place it has: not counted twice, not refused.
+      expect(await store.commit([take('a', start + 1)])).toBe(true);
+      expect(await store.commit([take('b', start + 2)])).toBe(true);
+      expect(await store.get('limit:w')).toEqual([
+        [start + HOUR, 'a'],
+        [start + 2 + HOUR, 'b'],
+      ]);
+      // Full: 'fail' undoes the whole commit, 'skip' leaves the window and writes the rest.
+      expect(
+        await store.commit([
+          { op: 'set', key: 'with-it', value: 1, ttlMs: HOUR },
+          take('c', start + 3),
+        ]),
+      ).toBe(false);
+      expect(await store.get('with-it')).toBeUndefined();
+      expect(
+        await store.commit([
+          take('c', start + 3, 'skip'),
+          { op: 'set', key: 'with-it', value: 2, ttlMs: HOUR },
+        ]),
+      ).toBe(true);
+      expect(await store.getMany(['with-it', 'limit:w'])).toEqual([
+        2,
+        [
+          [start + HOUR, 'a'],
+          [start + 2 + HOUR, 'b'],
+        ],
+      ]);
+      // A place ends a window after it was taken: the window slides, it does not reset.
+      expect(await store.commit([take('c', start + HOUR)])).toBe(true);
+      expect(await store.commit([take('d', start + HOUR + 1)])).toBe(false);
+      expect(await store.get('limit:w')).toEqual([
+        [start + 2 + HOUR, 'b'],
+        [start + 2 * HOUR, 'c'],
+      ]);
+      // Given back: the place is free again; an id holding none changes nothing.
+      expect(
+        await store.commit([
+          { op: 'give', key: 'limit:w', id: 'b' },
+          { op: 'give', key: 'limit:w', id: 'nobody' },
+        ]),
+      ).toBe(true);
+      expect(await store.commit([take('d', start + HOUR + 1)])).toBe(true);
+      await store.commit([
+        { op: 'give', key: 'limit:w', id: 'c' },
+        { op: 'give', key: 'limit:w', id: 'd' },
+        { op: 'give', key: 'nowhere', id: 'd' },
+      ]);
+      expect(await store.getMany(['limit:w', 'nowhere'])).toEqual([undefined, undefined]);
+    });
+
+    it('counts a window kept for its window only, then empty', async () => {
+      const store = open();
+      const at = Date.now();
+      const take: StoreWrite = {
+        op: 'take',
+        key: 'limit:brief',
+        id: 'a',
+        limit: 1,
+        at,
+        windowMs: 40,
+        whenFull: 'fail',
+      };
+      expect(await store.commit([take])).toBe(true);
+      expect(await store.commit([{ ...take, id: 'b' }])).toBe(false);
+      await sleep(120);
+      expect(await store.get('limit:brief')).toBeUndefined();
+      expect(await store.commit([{ ...take, id: 'b', at: at + 120 }])).toBe(true);
+    });
+
     it('counts an expired key as absent for add', async () => {
       const store = open();
       await store.set('short', 'old', 40);
@@ -367,6 +489,15 @@ function commitContract(
         ],
         [{ op: 'finish', queue: 'q' }, /writes\[1\] \(finish\).*key/],
         [{ op: 'index', list: 'l', key: 'k', score: Number.POSITIVE_INFINITY }, /\(index\).*score/],
+        [
+          { op: 'take', key: 'k', id: 'a', limit: 0, at: 1, windowMs: 1000, whenFull: 'fail' },
+          /writes\[1\] \(take\).*limit/,
+        ],
+        [
+          { op: 'take', key: 'k', id: 'a', limit: 1, at: 1, windowMs: 1000, whenFull: 'wait' },
+          /writes\[1\] \(take\).*whenFull/,
+        ],
+        [{ op: 'give', key: 'k' }, /writes\[1\] \(give\).*id/],
         [{ op: 'increment', key: 'k' }, /writes\[1\]\.op must be one of/],
         [null, /writes\[1\] must be an object/],
       ];
@@ -422,6 +553,27 @@ function commitContract(
         ]);
         expect(await b.pending(`jobs:${round}`)).toBe(1);
       }
+    });
+
+    it('lets two instances taking places in one window together count exactly its limit', async (context) => {
+      if (!harness.outage) return context.skip();
+      const [a, b] = [open(), open()];
+      const at = Date.now();
+      const take = (store: CheckoutStore, id: string) =>
+        store.commit([
+          { op: 'take', key: 'limit:shared', id, limit: 5, at, windowMs: HOUR, whenFull: 'fail' },
+          { op: 'set', key: `attempt:${id}`, value: id, ttlMs: HOUR },
+        ]);
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, index) => take(index % 2 ? a : b, `id-${index}`)),
+      );
+      expect(answers.filter(Boolean)).toHaveLength(5);
+      const window = (await a.get('limit:shared')) as Array<[number, string]>;
+      const winners = answers.flatMap((taken, index) => (taken ? [`id-${index}`] : []));
+      expect(window.map(([, id]) => id).sort()).toEqual(winners.sort());
+      expect(
+        (await b.getMany(answers.map((_, index) => `attempt:id-${index}`))).filter(Boolean),
+      ).toHaveLength(5);
     });
 
     it('commits two instances writing the same keys in opposite orders, both wholly', async (context) => {
