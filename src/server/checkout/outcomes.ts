@@ -169,8 +169,10 @@ export function createOutcomes(deps: OutcomeDeps) {
       locked = await typed.commit([
         ...confirmed,
         ...declines,
-        stillHolds(outcomeKind, reference, undefined),
         putNew(reportingKind, reference, true, REPORTING_LOCK_MS),
+        // Looked at once the lock is this commit's: a reporter letting go of it meanwhile wrote
+        // its outcome in the same step (on PostgreSQL, this waits for that step to land).
+        stillHolds(outcomeKind, reference, undefined),
         ...(order && first === undefined ? [putNew(firstSuccessKind, order, reference)] : []),
       ]);
       if (locked) break;

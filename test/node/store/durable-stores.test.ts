@@ -462,7 +462,7 @@ describe.runIf(hasPostgresServer())('PostgreSQL store', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const { rows } = await client.query('SELECT version FROM paydrop_schema ORDER BY version');
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     // The lock is let go of: nothing of paydrop's is left holding an advisory lock.
     const locks = await client.query(
       "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'",

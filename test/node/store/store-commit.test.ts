@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../../src/server/store/postgres';
 import { createRedisStore } from '../../../src/server/store/redis';
@@ -39,6 +40,15 @@ interface Harness {
   readonly shared: boolean;
   /** Redis and PostgreSQL: a server that can go away. */
   readonly outage?: Outage;
+  /**
+   * PostgreSQL: another client's transaction that sets `key` to the JSON `text` and stays open
+   * until `land` commits it (a commit of another instance in flight); `blocked` says how many
+   * sessions wait on a lock meanwhile.
+   */
+  readonly inFlight?: (
+    key: string,
+    text: string,
+  ) => Promise<{ blocked(): Promise<number>; land(): Promise<void> }>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -576,6 +586,26 @@ function commitContract(
       ).toHaveLength(5);
     });
 
+    it('has an expect wait for a write of its key in flight, and see what it wrote', async (context) => {
+      if (!harness.inFlight) return context.skip();
+      const store = open();
+      // An outcome being written (with its lock let go) while another reporter takes the lock
+      // and expects no outcome: it must not report a second time.
+      const writing = await harness.inFlight('outcome:R9', '"SUCCESSFUL"');
+      const second = store.commit([
+        { op: 'add', key: 'reporting:R9', value: true, ttlMs: HOUR },
+        { op: 'expect', key: 'outcome:R9', value: undefined },
+      ]);
+      // The commit waits for the write in flight (a plain read would pass it, seeing no outcome).
+      await expect.poll(() => writing.blocked(), { timeout: 5000, interval: 20 }).toBe(1);
+      await writing.land();
+      expect(await second).toBe(false);
+      expect(await store.getMany(['reporting:R9', 'outcome:R9'])).toEqual([
+        undefined,
+        'SUCCESSFUL',
+      ]);
+    });
+
     it('commits two instances writing the same keys in opposite orders, both wholly', async (context) => {
       if (!harness.outage) return context.skip();
       const [a, b] = [open(), open()];
@@ -723,6 +753,29 @@ if (hasPostgresServer())
           open: () => createPostgresStore({ url, commandTimeoutMs: 1000 }),
           down: async () => postgres?.halt(),
           up: async () => postgres?.resume(),
+        },
+        inFlight: async (key, text) => {
+          const client = new pg.Client({ connectionString: url });
+          await client.connect();
+          await client.query('BEGIN');
+          await client.query(
+            `INSERT INTO paydrop_values (key, value, expires_at) VALUES ($1, $2, $3)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+            [key, text, Date.now() + HOUR],
+          );
+          return {
+            async blocked() {
+              const { rows } = await client.query(
+                // pg_locks is read live (pg_stat_activity would be a snapshot in a transaction).
+                'SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted',
+              );
+              return rows[0].waiting as number;
+            },
+            async land() {
+              await client.query('COMMIT');
+              await client.end();
+            },
+          };
         },
       };
     },

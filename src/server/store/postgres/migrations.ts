@@ -119,7 +119,7 @@ export const MIGRATIONS: readonly string[] = [
   $commit$;
   `,
   // 3: three more writes of a commit (issue 25 item 2: one transaction per call): expect (a
-  // guard: the key holds this text, '' when absent), take (a place in a sliding window kept as
+  // guard: the key holds this text, '' when absent, read with its row locked), take (a place in a sliding window kept as
   // JSON, a list of [end, id]; a full one fails the commit, or is skipped) and give (a place
   // given back). A window's row is locked (made first, expired, when absent) so two commits
   // taking places in it queue up rather than both counting the same free place.
@@ -151,9 +151,14 @@ export const MIGRATIONS: readonly string[] = [
           RAISE EXCEPTION 'paydrop commit: the key of an add is present' USING ERRCODE = 'PDADD';
         END IF;
       WHEN 'expect' THEN
-        SELECT value INTO held FROM paydrop_values
-        WHERE key = write->>'key' AND expires_at > now_ms;
-        IF coalesce(held, '') IS DISTINCT FROM write->>'value' THEN
+        -- Read locked (the row made first, expired, when absent): a commit writing the key now
+        -- is waited for and its value seen, so what was expected cannot change before this
+        -- commit's own writes land (a plain read would see the value before it).
+        INSERT INTO paydrop_values (key, value, expires_at) VALUES (write->>'key', '', 0)
+        ON CONFLICT (key) DO NOTHING;
+        SELECT CASE WHEN expires_at > now_ms THEN value ELSE '' END INTO held
+        FROM paydrop_values WHERE key = write->>'key' FOR UPDATE;
+        IF held IS DISTINCT FROM write->>'value' THEN
           RAISE EXCEPTION 'paydrop commit: a key holds another value' USING ERRCODE = 'PDADD';
         END IF;
       WHEN 'take', 'give' THEN
