@@ -155,9 +155,10 @@ export function createOutcomes(deps: OutcomeDeps) {
       [attemptKind, reference],
     ] as const);
     const declines = status === 'FAILED' ? declineWrites(reference, payment, attempted) : [];
-    // The confirmed status alone when reported already.
+    // The confirmed status alone when reported already (its reporter counted a decline: a
+    // decline's place is taken only with the reporting lock, once per reference in its window).
     if (reported) {
-      await typed.commit([...confirmed, ...declines]);
+      await typed.commit(confirmed);
       return { result: 'already', known: reported };
     }
     // The first success of an order (or of a link's checkout) is the one the customer sees; any
@@ -184,7 +185,7 @@ export function createOutcomes(deps: OutcomeDeps) {
         [firstSuccessKind, order ?? { orderId: null, checkoutId: '' }],
       ] as const);
       if (reportedNow || reporting || !order || firstNow === undefined) {
-        await typed.commit([...confirmed, ...declines]);
+        await typed.commit(confirmed);
         return reportedNow
           ? { result: 'already', known: reportedNow }
           : { result: 'busy', known: status };
@@ -192,7 +193,7 @@ export function createOutcomes(deps: OutcomeDeps) {
       first = firstNow;
     }
     if (!locked) {
-      await typed.commit([...confirmed, ...declines]);
+      await typed.commit(confirmed);
       return { result: 'busy', known: status };
     }
     try {
