@@ -40,6 +40,26 @@ describe('payments per order', () => {
   });
 });
 
+describe('a full budget', () => {
+  it('refuses a new payment only: a customer whose order is paid is shown it, not 429', async () => {
+    const rig = memoryCompanion({ limits: { paymentsPerOrderPerDay: 1 } });
+    expect((await rig.card('order-ngn:paid-then-full', GOOD)).body.status).toBe('SUCCESSFUL');
+    const token = await rig.session('order-ngn:paid-then-full');
+    const again = await rig.call('POST', '/initiate', {
+      token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('already_paid');
+    expect(rig.initiations()).toBe(1);
+    // The same budget refuses an order with nothing to show: 429 with Retry-After.
+    await abandonedCard(rig, 'order-ngn:unpaid-full');
+    const refused = await abandonedCard(rig, 'order-ngn:unpaid-full');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3600);
+  });
+});
+
 describe('payments per address', () => {
   it('stop at the hour’s budget across orders, while another address pays', async () => {
     const rig = memoryCompanion({ limits: { paymentsPerAddressPerHour: 4 } });
