@@ -753,9 +753,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const payment = await records.get(reference);
       // Anyone can load this page with any reference: only a payment of ours is looked at.
       if (payment) {
-        await typed.commit([records.returnedWrite(reference)]);
-        // Through the status cache: reloading this page cannot flood the provider.
-        if (!(await records.reported(reference))) await outcomes.hint(reference, now(), false);
+        // The return and, unless reported, a confirmation through the status cache (reloading
+        // this page cannot flood the provider): one commit.
+        const hint = (await records.reported(reference))
+          ? undefined
+          : outcomes.hinting(reference, now(), false);
+        await typed.commit([records.returnedWrite(reference), ...(hint ? [hint.write] : [])]);
+        hint?.committed();
       }
       return { returnTo: payment?.returnTo ?? null };
     },

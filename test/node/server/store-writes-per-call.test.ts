@@ -180,3 +180,26 @@ it('writes a card finalize as: the mark before the provider is asked, then its a
   // the order's first success.
   expect(calls.reads).toEqual(['getMany', 'getMany', 'get']);
 });
+
+it('writes a hosted card page’s opening as one commit before the provider and one after, the bank’s return as one', async () => {
+  const sqlite = createSqliteStore({ path: join(folder, 'page.db') });
+  const counted = counting(sqlite);
+  rig = await startCompanion({ store: counted.store, cardEntry: 'hosted' });
+  await rig.sandbox.request('POST', '/__sandbox/config', { webhookUrl: null });
+  const session = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:w5' } });
+  counted.take();
+  const page = await call(rig, 'POST', '/card-page', { token: session.body.token, body: {} });
+  expect(page.status, page.text).toBe(200);
+  const opening = counted.take();
+  console.info('store calls of opening the hosted card page (SQLite)', opening);
+  // 1: the order's lock and the card's attempt places, before the provider makes the page;
+  // 2: the page remembered, with the lock's release. (Before: 3 writes and a delete.)
+  expect(opening.writes).toEqual(['commit', 'commit']);
+
+  const { payment } = await startPayment(rig, 'order-gbp:w6', 'PayByAccount');
+  counted.take();
+  const back = await call(rig, 'GET', `/return?reference=${payment.reference}`);
+  expect(back.status).toBe(200);
+  // The return and its confirmation job in one commit (before: a commit and a schedule).
+  expect(counted.take().writes).toEqual(['commit']);
+});
