@@ -39,7 +39,8 @@ export type StoreWrite =
   /**
    * A guard, writing nothing: the commit fails (nothing written, answer false) unless `key` holds
    * `value` now, compared as stored (JSON text); `undefined` expects the key absent. What a call
-   * read and is about to write over is still what it read (optimistic concurrency).
+   * read and is about to write over is still what it read (optimistic concurrency). A store
+   * shared by instances sees a write of the key still landing (PostgreSQL waits for it).
    */
   | { readonly op: 'expect'; readonly key: string; readonly value: unknown }
   /**
