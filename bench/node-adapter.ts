@@ -8,6 +8,9 @@
  * BENCH_ADAPTER_ROUNDS (default 5) rounds of BENCH_ADAPTER_CALLS (default 3000) calls each.
  * BENCH_ADAPTER_BEFORE=<module>: also a previous serve.ts to compare with, in the same rounds
  * (`git show <commit>:src/node/serve.ts > src/node/serve-before.ts`, then `../src/node/serve-before.ts`).
+ * BENCH_ADAPTER_HANDLER=companion: the handler reads and answers as the checkout's routes do
+ * (readJson, jsonAnswer with answerHeaders, src/server/http), instead of request.json() and
+ * Response.json().
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -38,10 +41,18 @@ if (role === 'bare' || role === 'adapter' || role === 'before') {
           const { nodeListener } = (await import(
             role === 'before' ? (process.env.BENCH_ADAPTER_BEFORE ?? '') : '../src/node/serve'
           )) as typeof import('../src/node/serve');
-          const listen = nodeListener(async (request) => {
-            await request.json();
-            return Response.json(answer, { headers: { 'cache-control': 'no-store' } });
-          });
+          const http = await import('../src/server/http');
+          const listen = nodeListener(
+            process.env.BENCH_ADAPTER_HANDLER === 'companion'
+              ? async (request) => {
+                  await http.readJson(request, 8 * 1024);
+                  return http.jsonAnswer(answer, 200, http.answerHeaders(request));
+                }
+              : async (request) => {
+                  await request.json();
+                  return Response.json(answer, { headers: { 'cache-control': 'no-store' } });
+                },
+          );
           return (incoming: IncomingMessage, outgoing: ServerResponse) =>
             void listen(incoming, outgoing);
         })();
@@ -107,8 +118,12 @@ if (role === 'bare' || role === 'adapter' || role === 'before') {
     const median = (values: number[]) =>
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
     const bare = median(servers.bare?.cpu ?? []);
+    const handler =
+      process.env.BENCH_ADAPTER_HANDLER === 'companion'
+        ? "readJson + jsonAnswer, as the checkout's routes"
+        : 'request.json() + Response.json()';
     console.log(
-      `node adapter: server CPU per small JSON POST (median of ${ROUNDS} interleaved rounds of ${CALLS}, ${CONCURRENCY} in flight)`,
+      `node adapter: server CPU per small JSON POST, handler ${handler} (median of ${ROUNDS} interleaved rounds of ${CALLS}, ${CONCURRENCY} in flight)`,
     );
     for (const [name, server] of Object.entries(servers)) {
       const cpu = median(server.cpu);

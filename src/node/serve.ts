@@ -4,12 +4,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  attachDirect,
-  markLazySignal,
-  RequestBodyTooLargeError,
-  rememberClientAddress,
-} from './hand-off';
+import { attachDirect, RequestBodyTooLargeError, rememberClientAddress, textOf } from './hand-off';
+import { type BodySource, type ClientSignal, FORBIDDEN_METHODS, NodeRequest } from './node-request';
 
 /**
  * What serve() takes of a body at most, for handlers that read a body whole (the sandbox and the
@@ -93,6 +89,11 @@ export interface BodyAllowance {
   exceeded: boolean;
   /** The handler began to read the body. */
   started: boolean;
+  /**
+   * The handler read the body to its end (Node may not have marked the message complete yet:
+   * the connection is kept all the same).
+   */
+  finished?: boolean;
 }
 
 /** True when the declared Content-Length is above `maxBytes`: refused before a byte is read. */
@@ -138,6 +139,7 @@ function bodyStream(
   }
   function onEnd(): void {
     detach();
+    allowance.finished = true;
     controller?.close();
   }
   function onError(error: Error): void {
@@ -172,6 +174,138 @@ function bodyStream(
   );
 }
 
+/**
+ * The request's body read whole, without a web stream (a handler's `text()`, `json()`, or
+ * readCapped's limit): at most `limit` bytes, else 'too-large' and the socket read no further;
+ * past `allowance.maxBytes` it fails with RequestBodyTooLargeError, as the stream does.
+ */
+function readWhole(
+  incoming: IncomingMessage,
+  allowance: BodyAllowance,
+  limit: number,
+): Promise<Uint8Array | 'too-large'> {
+  allowance.started = true;
+  // A small body nearly always came in the packet of its headers: Node's parser has buffered all
+  // of it (what Content-Length says) before the handler runs, and it is taken at once, with no
+  // listener and no event.
+  const declared = incoming.headers['content-length'];
+  if (
+    incoming.complete ||
+    (declared !== undefined && incoming.readableLength === Number(declared))
+  ) {
+    const size = incoming.readableLength;
+    if (size > allowance.maxBytes) {
+      allowance.exceeded = true;
+      return Promise.reject(new RequestBodyTooLargeError(allowance.maxBytes));
+    }
+    if (size > limit) return Promise.resolve('too-large');
+    // One read takes all that is buffered (the stream is paused); a loop in case it is not.
+    const chunks: Buffer[] = [];
+    if (size > 0)
+      for (let chunk = incoming.read() as Buffer | null; chunk !== null; chunk = incoming.read())
+        chunks.push(chunk);
+    // Flowing from here, so that the message ends (its 'end' event) as a read one does.
+    incoming.resume();
+    allowance.finished = true;
+    if (chunks.length === 0) return Promise.resolve(new Uint8Array(0));
+    return Promise.resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+  }
+  return new Promise((resolve, reject) => {
+    const reading: WholeRead = { allowance, limit, resolve, reject, chunks: [], size: 0 };
+    (incoming as ReadingMessage)[READING] = reading;
+    incoming.on('data', onWholeData);
+    incoming.once('end', onWholeEnd);
+    incoming.once('error', onWholeError);
+    incoming.once('close', onWholeClose);
+  });
+}
+
+/**
+ * readWhole of a body still arriving, its chunks gathered as they come. Kept on the request
+ * under READING, its listeners shared by every request (`this` is the request): none made per
+ * request.
+ */
+interface WholeRead {
+  readonly allowance: BodyAllowance;
+  readonly limit: number;
+  readonly resolve: (bytes: Uint8Array | 'too-large') => void;
+  readonly reject: (error: Error) => void;
+  readonly chunks: Buffer[];
+  size: number;
+}
+const READING = Symbol('whole body being read');
+type ReadingMessage = IncomingMessage & { [READING]?: WholeRead | undefined };
+
+/** The read under way on `incoming`, now ended: its listeners removed, the socket held. */
+function endWholeRead(incoming: ReadingMessage): WholeRead | undefined {
+  const reading = incoming[READING];
+  incoming[READING] = undefined;
+  incoming.off('data', onWholeData);
+  incoming.off('end', onWholeEnd);
+  incoming.off('error', onWholeError);
+  incoming.off('close', onWholeClose);
+  incoming.pause();
+  return reading;
+}
+
+function onWholeData(this: ReadingMessage, chunk: Buffer): void {
+  const reading = this[READING];
+  if (!reading) return;
+  reading.size += chunk.length;
+  if (reading.size > reading.allowance.maxBytes) {
+    reading.allowance.exceeded = true;
+    endWholeRead(this);
+    reading.reject(new RequestBodyTooLargeError(reading.allowance.maxBytes));
+  } else if (reading.size > reading.limit) {
+    endWholeRead(this);
+    reading.resolve('too-large');
+  } else reading.chunks.push(chunk);
+}
+
+function onWholeEnd(this: ReadingMessage): void {
+  const reading = endWholeRead(this);
+  if (!reading) return;
+  reading.allowance.finished = true;
+  const { chunks } = reading;
+  reading.resolve(
+    chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, reading.size),
+  );
+}
+
+function onWholeError(this: ReadingMessage, error: Error): void {
+  endWholeRead(this)?.reject(error);
+}
+
+function onWholeClose(this: ReadingMessage): void {
+  endWholeRead(this)?.reject(new Error('The client went away before sending the whole body.'));
+}
+
+/** The socket's body for a NodeRequest: read whole, or streamed once the real Request needs it. */
+class SocketBody implements BodySource {
+  constructor(
+    readonly incoming: IncomingMessage,
+    readonly allowance: BodyAllowance,
+  ) {}
+  upTo(limit: number): Promise<Uint8Array | 'too-large'> {
+    return readWhole(this.incoming, this.allowance, limit);
+  }
+  body(): ReadableStream<Uint8Array> {
+    return bodyStream(this.incoming, this.allowance);
+  }
+}
+
+/** Bytes a framework in front already read, as a NodeRequest's body. */
+class BytesBody implements BodySource {
+  constructor(readonly bytes: Uint8Array) {}
+  upTo(limit: number): Promise<Uint8Array | 'too-large'> {
+    return Promise.resolve(this.bytes.length > limit ? 'too-large' : this.bytes);
+  }
+  body(): Uint8Array<ArrayBuffer> {
+    // A copy, as before: the framework keeps its own.
+    return new Uint8Array(this.bytes);
+  }
+}
+
 /** A request that cannot be turned into a URL (a malformed Host): the client's fault, a 400. */
 export class MalformedRequestError extends Error {
   override readonly name = 'MalformedRequestError' as const;
@@ -181,7 +315,7 @@ export class MalformedRequestError extends Error {
  * The client's signal for a Request: the signal itself, or a function that makes it when first
  * asked for (nodeListener's: most requests never ask, and an AbortController is ~6 µs).
  */
-export type ClientSignal = AbortSignal | (() => AbortSignal);
+export type { ClientSignal };
 
 /** Node's parsed headers as a Request's, as they are when no value is a list (nearly always). */
 function headersOf(incoming: IncomingMessage): Record<string, string> | Headers {
@@ -200,9 +334,13 @@ function headersOf(incoming: IncomingMessage): Record<string, string> | Headers 
   return given as Record<string, string>;
 }
 
+/**
+ * The Request for `incoming` (a NodeRequest: built in full only when the handler asks, see
+ * node-request.ts). `body` is what a framework in front already read, or the socket's.
+ */
 export function toRequest(
   incoming: IncomingMessage,
-  body: Uint8Array | ReadableStream<Uint8Array> | undefined,
+  body: Uint8Array | BodySource | undefined,
   signal?: ClientSignal,
   url = incoming.url,
 ): Request {
@@ -212,52 +350,31 @@ export function toRequest(
   // https, so the checkout takes the shop's https pages as its own (issue 21).
   const scheme = (incoming.socket as { encrypted?: boolean } | null)?.encrypted ? 'https' : 'http';
   const path = url ?? '/';
-  // An origin-form target ('/api/…', nearly every request) is appended to the origin as text,
-  // parsed once by the Request; anything else ('//host/…', '/\\…', an absolute URL) is resolved
-  // against the origin first, as before.
+  // An origin-form target ('/api/…', nearly every request) is appended to the origin as text;
+  // anything else ('//host/…', '/\\…', an absolute URL) is resolved against the origin first.
   const direct =
     path.charCodeAt(0) === 47 && path.charCodeAt(1) !== 47 && path.charCodeAt(1) !== 92;
-  let target: string | URL;
+  let href: string;
   try {
-    target = direct ? `${scheme}://${host}${path}` : new URL(path, `${scheme}://${host}`);
+    const parsed = direct
+      ? new URL(`${scheme}://${host}${path}`)
+      : new URL(path, `${scheme}://${host}`);
+    // A Request refuses a URL with credentials in it (a Host of 'user:pass@shop'): so does this.
+    if (parsed.username !== '' || parsed.password !== '') throw new TypeError('credentials');
+    href = parsed.href;
   } catch {
     throw new MalformedRequestError('The Host header or the request target is not valid.');
   }
+  if (FORBIDDEN_METHODS.has(method))
+    throw new MalformedRequestError(`A request cannot have the method ${method}.`);
   const hasBody = body !== undefined && method !== 'GET' && method !== 'HEAD';
-  const init = {
-    method,
-    headers: headersOf(incoming),
-    ...(hasBody
-      ? body instanceof ReadableStream
-        ? { body, duplex: 'half' }
-        : { body: new Uint8Array(body) }
-      : {}),
-  } as RequestInit;
-  let request: Request;
-  try {
-    request = new Request(target, init);
-  } catch (error) {
-    // Only the URL can be wrong here (Node's parser has checked the headers): a Host that does
-    // not make one, or one with credentials in it.
-    if (error instanceof TypeError)
-      throw new MalformedRequestError('The Host header or the request target is not valid.');
-    throw error;
-  }
+  const source = !hasBody ? undefined : body instanceof Uint8Array ? new BytesBody(body) : body;
   // The client's signal is the Request's own, not followed by a second one: Node's Request makes
   // a signal of its own per `signal` given, linked by a listener and a finalizer, ~1 KB a request
   // held for as long as an event stream is open (10,000 waiting browsers: 10 MB) and CPU on every
-  // request. `request.signal` still aborts when the client goes away.
-  if (typeof signal === 'function') {
-    let made: AbortSignal | undefined;
-    // Marked, so that an event stream can take the getter itself (clientSignal in
-    // server/http/events.ts): it holds neither the Request nor a signal until one is asked for.
-    const get = markLazySignal(() => {
-      made ??= signal();
-      return made;
-    });
-    Object.defineProperty(request, 'signal', { get, enumerable: true });
-  } else if (signal) Object.defineProperty(request, 'signal', { value: signal, enumerable: true });
-  return request;
+  // request. `request.signal` still aborts when the client goes away; given as a function, it is
+  // made only when first asked for.
+  return new NodeRequest(href, method, headersOf(incoming), source, signal) as unknown as Request;
 }
 
 export async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
@@ -265,10 +382,21 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
   // each stays a header of its own.
   const headers: string[] = [];
   let eventStream = false;
+  let length = false;
   response.headers.forEach((value, name) => {
     headers.push(name, value);
     if (name === 'content-type') eventStream = value.startsWith('text/event-stream');
+    else if (name === 'content-length') length = true;
   });
+  // A JSON answer that said what text it was made of (offerText in hand-off.ts) is written as
+  // that text, with its length: no reader, no promise per chunk, no copy, no chunked framing.
+  const text = eventStream ? undefined : textOf(response);
+  if (text !== undefined) {
+    if (!length) headers.push('content-length', String(Buffer.byteLength(text)));
+    outgoing.writeHead(response.status, headers);
+    outgoing.end(text);
+    return;
+  }
   outgoing.writeHead(response.status, headers);
   if (!response.body) {
     outgoing.end();
@@ -326,7 +454,7 @@ export function readRequest(
 ): Promise<Request | 'too-large'> {
   if (declaredTooLarge(incoming, allowance.maxBytes)) return Promise.resolve('too-large');
   const bodyless = incoming.method === 'GET' || incoming.method === 'HEAD';
-  const body = bodyless ? undefined : bodyStream(incoming, allowance);
+  const body = bodyless ? undefined : new SocketBody(incoming, allowance);
   return Promise.resolve(toRequest(incoming, body, signal, url));
 }
 
@@ -392,24 +520,13 @@ export function nodeListener(
     return handler(request);
   }
   return async (incoming, outgoing) => {
-    // The client's signal is made only when the handler asks for it (an event stream does; most
-    // calls never do): `left` remembers a client gone before that.
-    let gone: AbortController | undefined;
-    let left = false;
-    const signal = () => {
-      gone ??= new AbortController();
-      if (left) gone.abort();
-      return gone.signal;
-    };
-    const allowance: BodyAllowance = { maxBytes, exceeded: false, started: false };
-    // Only a client that left before the answer was sent aborts: a normal end costs nothing.
-    outgoing.on('close', () => {
-      if (outgoing.writableFinished) return;
-      left = true;
-      gone?.abort();
-    });
+    const exchange: Exchange = { maxBytes, exceeded: false, started: false, left: false };
+    (outgoing as ExchangeResponse)[EXCHANGE] = exchange;
+    outgoing.on('close', onOutgoingClose);
+    const allowance: BodyAllowance = exchange;
     try {
-      const response = await respond(incoming, signal, allowance);
+      // The signal's getter given inline: a named one costs a name per request under tsx.
+      const response = await respond(incoming, () => clientSignal(exchange), allowance);
       // Past the allowance, whatever the handler made of the cut body, the answer is 413.
       if (response === undefined || allowance.exceeded) {
         await response?.body?.cancel().catch(() => {});
@@ -423,14 +540,45 @@ export function nodeListener(
       // Answered before the body was read whole: a body of known, allowed length is drained by
       // Node and the connection kept; one the handler stopped reading (its own 413) or of no
       // known length is not read further, and the connection closes once the answer is out.
-      const unread = !incoming.complete && incoming.method !== 'GET' && incoming.method !== 'HEAD';
+      const unread =
+        !incoming.complete &&
+        !exchange.finished &&
+        incoming.method !== 'GET' &&
+        incoming.method !== 'HEAD';
       if (unread && (allowance.started || incoming.headers['content-length'] === undefined))
         outgoing.setHeader('connection', 'close');
       await writeResponse(response, outgoing);
     } catch (error) {
-      if (!left) answerFailure(error, outgoing);
+      if (!exchange.left) answerFailure(error, outgoing);
     }
   };
+}
+
+/**
+ * One request's state in nodeListener: its body allowance, and its client's signal, made only
+ * when the handler asks for it (an event stream does; most calls never do), `left` remembering a
+ * client gone before that. Kept on the response under EXCHANGE, so that one listener shared by
+ * every request (onOutgoingClose) serves them all.
+ */
+interface Exchange extends BodyAllowance {
+  gone?: AbortController;
+  left: boolean;
+}
+const EXCHANGE = Symbol('nodeListener exchange');
+type ExchangeResponse = ServerResponse & { [EXCHANGE]?: Exchange };
+
+function clientSignal(exchange: Exchange): AbortSignal {
+  exchange.gone ??= new AbortController();
+  if (exchange.left) exchange.gone.abort();
+  return exchange.gone.signal;
+}
+
+/** Only a client that left before the answer was sent aborts: a normal end costs nothing. */
+function onOutgoingClose(this: ExchangeResponse): void {
+  const exchange = this[EXCHANGE];
+  if (this.writableFinished || !exchange) return;
+  exchange.left = true;
+  exchange.gone?.abort();
 }
 
 /**

@@ -13,9 +13,11 @@ import { en } from '../../src/widget/messages/en';
 import { drawQr } from '../../src/widget/qr';
 import { qrMessagesEn } from '../../src/widget/qr/messages';
 import { FakeClock } from '../helpers/fake-clock';
+import { FakeCompanion } from '../helpers/fake-companion';
+import { channels, paymentView, sessionView } from '../helpers/fake-companion-answers';
 import { axeViolations } from './axe';
 import { andRedraw, renderCheckout } from './checkout-harness';
-import { channels, FakeCompanion, FakePopup, paymentView, sessionView } from './fakes';
+import { FakePopup } from './fake-popup';
 
 // The real chunk loader, watched: the QR code is a chunk of its own, loaded when asked for.
 vi.mock('#chunks', async (importOriginal) => {
@@ -220,7 +222,9 @@ describe('in the checkout', () => {
       companion: bankCompanion('PayByAccount'),
       supportedChannels: ['PayByTransfer', 'PayByAccount'],
     });
-    expect(companion.initiateCalls.map((call) => call.channel)).toEqual(['PayByAccount']);
+    expect(companion.initiations.map((call) => call.args.request.channel)).toEqual([
+      'PayByAccount',
+    ]);
     expect(screen.getAllByRole('button', { name: 'Continue to your bank' })).toHaveLength(1);
     noButton('Choose another way to pay');
   });

@@ -8,8 +8,11 @@ import { loadReturnChunk } from '#chunks';
 import { type CheckoutModel, createCheckoutModel } from '../../src/flow/checkout-model';
 import { CompanionFailure, type PaymentView } from '../../src/flow/companion';
 import { type BankWindow, createBankWindow } from '../../src/widget/channels/bank/bank-window';
+import { deferred } from '../helpers/deferred';
 import { FakeClock } from '../helpers/fake-clock';
-import { channels, deferred, FakeCompanion, FakePopup, paymentView, sessionView } from './fakes';
+import { argsOf, FakeCompanion } from '../helpers/fake-companion';
+import { channels, paymentView, sessionView } from '../helpers/fake-companion-answers';
+import { FakePopup } from './fake-popup';
 import { settle } from './setup-dom';
 
 // The real chunk loader, watched: the full-page redirect lives in a chunk loaded when needed.
@@ -266,7 +269,7 @@ describe('the bank’s return', () => {
     await vi.waitFor(() => expect(returned).toHaveBeenCalled());
     expect(returned.mock.calls).toEqual([['ref_0001']]);
     expect(phaseOf(model)).toBe('bank:processing');
-    expect(companion.statusCalls).toContain('payment-token');
+    expect(argsOf(companion.statuses)).toContain('payment-token');
   });
 });
 
@@ -279,13 +282,13 @@ describe('the bank’s return for another payment', () => {
     }));
     await chooseBank(bank, model);
     const returned = vi.spyOn(model, 'bankReturned');
-    const checksBefore = companion.statusCalls.length;
+    const checksBefore = companion.statuses.length;
     const page = new BroadcastChannel('paydrop');
     undo.push(() => page.close());
     page.postMessage({ type: RETURN, reference: 'ref_another_tab' });
     await vi.waitFor(() => expect(returned).toHaveBeenCalledWith('ref_another_tab'));
     expect(phaseOf(model)).toBe('bank:opened');
-    expect(companion.statusCalls.length).toBe(checksBefore);
+    expect(companion.statuses.length).toBe(checksBefore);
   });
 });
 
@@ -305,11 +308,11 @@ describe('watching the window', () => {
     expect(closed).not.toHaveBeenCalled();
 
     popup.closed = true;
-    const checksBefore = companion.statusCalls.length;
+    const checksBefore = companion.statuses.length;
     await vi.advanceTimersByTimeAsync(500);
     await settle();
     expect(closed).toHaveBeenCalledTimes(1);
-    expect(companion.statusCalls.length).toBe(checksBefore + 1);
+    expect(companion.statuses.length).toBe(checksBefore + 1);
     expect(phaseOf(model)).toBe('bank:closed');
 
     // Noticed once: the watch stops with the window.

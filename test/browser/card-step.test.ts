@@ -11,17 +11,17 @@ import { type CheckoutModel, createCheckoutModel } from '../../src/flow/checkout
 import { CompanionFailure, type CustomerDetails } from '../../src/flow/companion';
 import { CARD_FRAME_TAG } from '../../src/protocol/card-frame';
 import { CardStep, CHALLENGE_TIMEOUT_MS } from '../../src/widget/channels/card/chunk';
+import { deferred } from '../helpers/deferred';
 import { FakeClock } from '../helpers/fake-clock';
+import {
+  argsOf,
+  COMPANION_ORIGIN,
+  FakeCompanion,
+  type Initiation,
+} from '../helpers/fake-companion';
+import { channels, paymentView, sessionView } from '../helpers/fake-companion-answers';
 import { axeViolations } from './axe';
 import { andRedraw, dialog, renderCheckout } from './checkout-harness';
-import {
-  COMPANION_ORIGIN,
-  channels,
-  deferred,
-  FakeCompanion,
-  paymentView,
-  sessionView,
-} from './fakes';
 import { settle } from './setup-dom';
 
 // Vitest does not process CSS, so `?inline` would be empty: the chunk gets card.css as it is.
@@ -278,18 +278,18 @@ describe('paying by card', () => {
     expect(commands.map((command) => [command.type, command.customer])).toEqual([
       ['submit', customer],
     ]);
-    expect(companion.initiateCalls).toEqual([
-      { token: 'session-token', channel: 'Card', card: CARD, customer },
+    expect(argsOf(companion.initiations)).toEqual([
+      { token: 'session-token', request: { channel: 'Card', card: CARD, customer } },
     ]);
     // No challenge asked: the card is charged at once, and the checkout follows it to its outcome.
-    expect(companion.authenticateCalls).toEqual(['payment-token']);
-    expect(companion.finalizeCalls).toEqual(['payment-token']);
+    expect(argsOf(companion.authentications)).toEqual(['payment-token']);
+    expect(argsOf(companion.finalizations)).toEqual(['payment-token']);
     expect(model.step.peek().kind).toBe('succeeded');
   });
 
   it('while busy, disables Pay, moves focus to "Processing your payment…", and ignores resubmits', async () => {
     const companion = cardCompanion();
-    const initiation = deferred<Awaited<ReturnType<FakeCompanion['answerInitiate']>>>();
+    const initiation = deferred<Initiation>();
     companion.answerInitiate = () => initiation.promise;
     const { container, model } = await renderCard({ companion });
     await pay(companion);
@@ -303,12 +303,12 @@ describe('paying by card', () => {
     // Enter in the frame, and Pay again: nothing more is sent.
     fromFrame({ type: 'submit-request' });
     fireEvent.click(payButton());
-    expect(companion.initiateCalls).toHaveLength(1);
+    expect(companion.initiations).toHaveLength(1);
     // Nothing exists yet that closing would leave half-done.
     expect(model.paymentUnderWay.peek()).toBe(false);
 
     await andRedraw(() => initiation.resolve({ token: 'payment-token', payment: cardPayment() }));
-    expect(companion.finalizeCalls).toEqual(['payment-token']);
+    expect(argsOf(companion.finalizations)).toEqual(['payment-token']);
   });
 
   it('a card the companion refuses (invalid) is said so, and can be corrected and sent again', async () => {
@@ -336,7 +336,7 @@ describe('paying by card', () => {
     companion.answerInitiate = async () => ({ token: 'payment-token', payment: cardPayment() });
     fireEvent.click(payButton());
     await act(() => settle());
-    expect(companion.initiateCalls).toHaveLength(2);
+    expect(companion.initiations).toHaveLength(2);
     expect(model.step.peek().kind).toBe('succeeded');
   });
 
@@ -358,7 +358,7 @@ describe('paying by card', () => {
     await andRedraw(() => fromFrame({ type: 'result', result: { kind: 'invalid' } }));
     expect(payButton().disabled).toBe(false);
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(companion.initiateCalls).toEqual([]);
+    expect(companion.initiations).toEqual([]);
     expect(model.step.peek()).toMatchObject({ kind: 'paying', phase: 'entry' });
   });
 
@@ -419,7 +419,7 @@ describe('the issuer’s challenge', () => {
     await pay(companion);
     expect(container.querySelector('iframe.challenge-frame')).toBeNull();
     expect(model.step.peek()).toMatchObject({ kind: 'error', code: 'bad_response' });
-    expect(companion.finalizeCalls).toEqual([]);
+    expect(companion.finalizations).toEqual([]);
   });
 
   it('ends only on the completion message from its own frame, origin, payment and shape', async () => {
@@ -444,20 +444,20 @@ describe('the issuer’s challenge', () => {
     ];
     for (const [what, data, init] of ignored) {
       post(data, init);
-      expect(companion.finalizeCalls, what).toEqual([]);
+      expect(companion.finalizations, what).toEqual([]);
     }
     await act(() => settle());
-    expect(companion.finalizeCalls).toEqual([]);
+    expect(companion.finalizations).toEqual([]);
     expect(screen.getByTitle('Verification by your card issuer')).toBe(frame);
 
     await andRedraw(() => post(completion('passed'), { source }));
-    expect(companion.finalizeCalls).toEqual(['payment-token']);
+    expect(argsOf(companion.finalizations)).toEqual(['payment-token']);
     // Finalized as PENDING: the checkout follows the payment from here.
     expect(model.step.peek()).toMatchObject({ kind: 'processing' });
 
     // Once only.
     await andRedraw(() => post(completion('passed'), { source }));
-    expect(companion.finalizeCalls).toEqual(['payment-token']);
+    expect(argsOf(companion.finalizations)).toEqual(['payment-token']);
   });
 
   it('finalizes on a "failed" outcome too: the provider’s answer decides, not the message', async () => {
@@ -465,7 +465,7 @@ describe('the issuer’s challenge', () => {
     companion.answerFinalize = async () => ({ status: 'FAILED' });
     const { frame, model } = await toChallenge({ companion });
     await andRedraw(() => post(completion('failed'), { source: frame.contentWindow }));
-    expect(companion.finalizeCalls).toEqual(['payment-token']);
+    expect(argsOf(companion.finalizations)).toEqual(['payment-token']);
     expect(model.step.peek()).toMatchObject({ kind: 'failed', code: 'payment_failed' });
   });
 
@@ -483,7 +483,7 @@ describe('the issuer’s challenge', () => {
     });
     expect(model.step.peek()).toMatchObject({ kind: 'failed', code: 'challenge_timeout' });
     await andRedraw(() => post(completion('passed'), { source: frame.contentWindow }));
-    expect(companion.finalizeCalls).toEqual([]);
+    expect(companion.finalizations).toEqual([]);
   });
 });
 

@@ -17,12 +17,14 @@ import { createBankWindow } from '../../src/widget/channels/bank/bank-window';
 import type { Messages } from '../../src/widget/messages';
 import { en } from '../../src/widget/messages/en';
 import { FakeClock } from '../helpers/fake-clock';
-import { FakeCompanion } from './fakes';
+import { FakeCompanion } from '../helpers/fake-companion';
 import { settle } from './setup-dom';
 
 // The live region repeats what the step says; text queries look at what is on screen, and the
-// live region is checked on its own, by role.
-configure({ defaultIgnore: 'script, style, [role="status"]' });
+// live region is checked on its own, by role. A find waits up to 10 s, as expect.poll does
+// (vitest.config.ts): a lazy chunk's screen (the outcomes' words) took over the default 1 s on a
+// loaded machine, and a find that succeeds returns at once.
+configure({ defaultIgnore: 'script, style, [role="status"]', asyncUtilTimeout: 10_000 });
 
 export interface CheckoutSetup {
   companion?: FakeCompanion;

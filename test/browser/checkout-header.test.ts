@@ -5,8 +5,8 @@
 import { cleanup, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompanionFailure, parseSession } from '../../src/flow/companion';
+import { FakeCompanion } from '../helpers/fake-companion';
 import { renderCheckout } from './checkout-harness';
-import { FakeCompanion } from './fakes';
 
 afterEach(cleanup);
 

@@ -8,18 +8,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CompanionFailure, type CompanionFailureCode } from '../../src/flow/companion';
 import { en } from '../../src/widget/messages/en';
 import { outcomeMessagesEn } from '../../src/widget/outcomes/messages';
+import { deferred } from '../helpers/deferred';
 import { FakeClock } from '../helpers/fake-clock';
-import { axeViolations } from './axe';
-import { andRedraw, dialog, liveRegion, renderCheckout } from './checkout-harness';
+import { argsOf, FakeCompanion, type Initiation } from '../helpers/fake-companion';
 import {
   channels,
-  deferred,
-  FakeCompanion,
   paymentView,
   SERVER_NOW,
   sessionView,
   virtualAccount,
-} from './fakes';
+} from '../helpers/fake-companion-answers';
+import { axeViolations } from './axe';
+import { andRedraw, dialog, liveRegion, renderCheckout } from './checkout-harness';
 import { settle, stubClipboard } from './setup-dom';
 
 const SUMMARY = {
@@ -52,19 +52,19 @@ describe('opening', () => {
     expect(screen.queryByText('Loading…')).toBeNull();
     // The amount, in the header, once (issue 23).
     expect(screen.getAllByText('₦25,000.50', { selector: '.total' })).toHaveLength(1);
-    expect(companion.sessionCalls).toEqual([{ order: 'order_1042' }]);
+    expect(argsOf(companion.sessions)).toEqual([{ order: 'order_1042' }]);
   });
 
   it('with a single channel goes straight to the transfer panel, no choice asked', async () => {
     const companion = new FakeCompanion();
-    const initiation = deferred<Awaited<ReturnType<FakeCompanion['answerInitiate']>>>();
+    const initiation = deferred<Initiation>();
     companion.answerInitiate = () => initiation.promise;
     await renderCheckout({ companion });
 
     expect(screen.getAllByText('Setting up your payment…')).toHaveLength(1);
     expect(screen.queryByRole('button', { name: 'Bank transfer' })).toBeNull();
-    expect(companion.initiateCalls).toEqual([
-      { token: 'session-token', channel: 'PayByTransfer', customer: undefined },
+    expect(argsOf(companion.initiations)).toEqual([
+      { token: 'session-token', request: { channel: 'PayByTransfer', customer: undefined } },
     ]);
 
     await andRedraw(() => initiation.resolve({ token: 'payment-token', payment: paymentView() }));
@@ -105,24 +105,28 @@ describe('choosing a channel', () => {
     // The heading takes focus and is read out; the live region does not say it twice.
     expect(document.activeElement).toBe(heading('How would you like to pay?'));
     expect(liveRegion().textContent).toBe('');
-    expect(companion.initiateCalls).toEqual([]);
+    expect(companion.initiations).toEqual([]);
   });
 
   it('a click on a channel starts that channel, and only it', async () => {
     const { transfer, companion } = await withTwoChannels();
     await andRedraw(() => fireEvent.click(transfer));
-    expect(companion.initiateCalls.map((call) => call.channel)).toEqual(['PayByTransfer']);
+    expect(companion.initiations.map((call) => call.args.request.channel)).toEqual([
+      'PayByTransfer',
+    ]);
     expect(screen.getAllByRole('heading', { name: 'Transfer to this account' })).toHaveLength(1);
   });
 
   it('"Pay from your bank" opens the bank’s window in that very click, before the payment exists', async () => {
     const { fromBank, companion, openWindow } = await withTwoChannels();
-    const initiation = deferred<Awaited<ReturnType<FakeCompanion['answerInitiate']>>>();
+    const initiation = deferred<Initiation>();
     companion.answerInitiate = () => initiation.promise;
     fireEvent.click(fromBank);
     expect(openWindow).toHaveBeenCalledTimes(1);
     expect(openWindow.mock.calls[0]?.[0]).toBe('about:blank');
-    expect(companion.initiateCalls.map((call) => call.channel)).toEqual(['PayByAccount']);
+    expect(companion.initiations.map((call) => call.args.request.channel)).toEqual([
+      'PayByAccount',
+    ]);
     await andRedraw(() => initiation.reject(new CompanionFailure('network', 'offline')));
   });
 });
@@ -214,7 +218,7 @@ describe('the transfer panel', () => {
     );
     expect(screen.getAllByText('Confirming your transfer')).toHaveLength(1);
     expect(screen.queryByRole('button', { name: "I've sent the money" })).toBeNull();
-    expect(companion.statusCalls).toEqual(['payment-token']);
+    expect(argsOf(companion.statuses)).toEqual(['payment-token']);
     expect(document.activeElement?.textContent).toBe('Confirming your transfer');
 
     await andRedraw(() => clock.advance(20_000));
@@ -236,7 +240,7 @@ describe('the outcome', () => {
       1,
     );
     expect(screen.queryByRole('timer')).toBeNull();
-    expect(companion.watching).toBe(0);
+    expect(companion.active.length).toBe(0);
     expect(clock.pending).toBe(0);
     expect(onDone).not.toHaveBeenCalled();
 
@@ -296,7 +300,7 @@ describe('the outcome', () => {
     expect(liveRegion().textContent).toBe('');
 
     await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Try again' })));
-    expect(companion.sessionCalls).toHaveLength(2);
+    expect(companion.sessions).toHaveLength(2);
     expect(screen.getAllByRole('heading', { name: 'Transfer to this account' })).toHaveLength(1);
     expect(onDone).not.toHaveBeenCalled();
   });
@@ -327,13 +331,13 @@ describe('the outcome', () => {
     });
     const { clock } = await renderCheckout({ companion });
     expect(screen.getByRole('timer').textContent).toBe('0:05');
-    const checksBefore = companion.statusCalls.length;
+    const checksBefore = companion.statuses.length;
 
     await andRedraw(() => clock.advance(5_000));
     expect(document.activeElement).toBe(heading('This account has expired'));
     expect(liveRegion().textContent).toBe('');
     expect(screen.queryByText('012 345 6789')).toBeNull();
-    expect(companion.statusCalls.length).toBeGreaterThan(checksBefore);
+    expect(companion.statuses.length).toBeGreaterThan(checksBefore);
     expect(clock.pending).toBe(0);
 
     companion.answerInitiate = async () => ({
@@ -346,7 +350,7 @@ describe('the outcome', () => {
     await andRedraw(() =>
       fireEvent.click(screen.getByRole('button', { name: 'Get a new account' })),
     );
-    expect(companion.initiateCalls).toHaveLength(2);
+    expect(companion.initiations).toHaveLength(2);
     expect(screen.getAllByText('987 654 3210')).toHaveLength(1);
     expect(screen.getByRole('timer').textContent).toBe('30:00');
   });
@@ -406,7 +410,7 @@ describe('errors', () => {
 
       companion.answerSession = async () => sessionView();
       await andRedraw(() => fireEvent.click(retry));
-      expect(companion.sessionCalls).toHaveLength(2);
+      expect(companion.sessions).toHaveLength(2);
       expect(screen.getAllByRole('heading', { name: 'Transfer to this account' })).toHaveLength(1);
     });
   }
@@ -417,7 +421,7 @@ describe('errors', () => {
     await renderCheckout({ companion });
     expect(screen.getAllByText('No payment method is available for this order.')).toHaveLength(1);
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
-    expect(companion.initiateCalls).toEqual([]);
+    expect(companion.initiations).toEqual([]);
   });
 
   it('a failed initiation retries the initiation, not the session', async () => {
@@ -432,8 +436,8 @@ describe('errors', () => {
 
     companion.answerInitiate = async () => ({ token: 'payment-token', payment: paymentView() });
     await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Try again' })));
-    expect(companion.sessionCalls).toHaveLength(1);
-    expect(companion.initiateCalls).toHaveLength(2);
+    expect(companion.sessions).toHaveLength(1);
+    expect(companion.initiations).toHaveLength(2);
     expect(screen.getAllByRole('heading', { name: 'Transfer to this account' })).toHaveLength(1);
   });
 

@@ -6,8 +6,9 @@ import { h } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../../src/widget/messages/en';
 import { CopyButton } from '../../src/widget/ui/CopyButton';
+import { FakeCompanion } from '../helpers/fake-companion';
+import { paymentView } from '../helpers/fake-companion-answers';
 import { andRedraw, renderCheckout } from './checkout-harness';
-import { FakeCompanion, paymentView } from './fakes';
 import { stubClipboard } from './setup-dom';
 
 let restoreClipboard: (() => void) | undefined;

@@ -17,14 +17,8 @@ import { CHECKOUT_ERROR_STATUS, type CheckoutErrorCode } from '../../src/protoco
 import { createCompanionHttp } from '../../src/widget/companion-http';
 import { open } from '../../src/widget/open';
 import { flush } from '../helpers/fake-clock';
-import {
-  bankPayment,
-  cardPayment,
-  type Harness,
-  harness,
-  inTransfer,
-  sessionView,
-} from '../node/flow/fake-ports';
+import { bankPayment, cardPayment, sessionView } from '../helpers/fake-companion-answers';
+import { type Harness, harness, inTransfer } from '../node/flow/model-harness';
 
 /** What the merchant receives: the result of a checkout closed now, failed. */
 function received(h: Harness): CheckoutResult {

@@ -11,17 +11,17 @@ import { en, type MessageKey } from '../../src/widget/messages/en';
 import { fr } from '../../src/widget/messages/fr';
 import { outcomeMessagesFr } from '../../src/widget/outcomes/messages';
 import { qrMessagesFr } from '../../src/widget/qr/messages';
-import { andRedraw, renderCheckout } from './checkout-harness';
+import { deferred } from '../helpers/deferred';
+import { FakeCompanion, type Initiation } from '../helpers/fake-companion';
 import {
   channels,
-  deferred,
-  FakeCompanion,
-  FakePopup,
   paymentView,
   SERVER_NOW,
   sessionView,
   virtualAccount,
-} from './fakes';
+} from '../helpers/fake-companion-answers';
+import { andRedraw, renderCheckout } from './checkout-harness';
+import { FakePopup } from './fake-popup';
 import { stubClipboard } from './setup-dom';
 
 const KEYS = Object.keys(en) as MessageKey[];
@@ -168,7 +168,7 @@ describe('the dialog in French', () => {
     const companion = new FakeCompanion();
     const session = deferred<ReturnType<typeof sessionView>>();
     companion.answerSession = () => session.promise;
-    const initiation = deferred<Awaited<ReturnType<FakeCompanion['answerInitiate']>>>();
+    const initiation = deferred<Initiation>();
     companion.answerInitiate = () => initiation.promise;
     const first = await renderCheckout({
       companion,

@@ -24,7 +24,7 @@ describe('the outcomes chunk out of reach', () => {
     expect(screen.queryByText('Loading…')).toBeNull();
 
     await andRedraw(() => fireEvent.click(screen.getByRole('button', { name: 'Try again' })));
-    expect(companion.sessionCalls).toHaveLength(2);
+    expect(companion.sessions).toHaveLength(2);
     expect(screen.getAllByRole('heading', { name: 'Transfer to this account' })).toHaveLength(1);
   });
 });

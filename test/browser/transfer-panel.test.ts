@@ -10,8 +10,9 @@ import { en } from '../../src/widget/messages/en';
 import { outcomeMessagesEn } from '../../src/widget/outcomes/messages';
 import { askOutcomes } from '../../src/widget/ui/outcomes';
 import { FakeClock } from '../helpers/fake-clock';
+import { FakeCompanion } from '../helpers/fake-companion';
+import { paymentView } from '../helpers/fake-companion-answers';
 import { axeViolations } from './axe';
-import { FakeCompanion, paymentView } from './fakes';
 import { settle } from './setup-dom';
 
 async function renderPanel(payment = paymentView()) {

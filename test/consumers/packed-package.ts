@@ -6,7 +6,7 @@
  * (scripts/build-stamp.mjs): the same files `npm publish` would take, without building them a
  * second time. Otherwise (a test file run on its own after an edit) the stage builds its own, never
  * touching the shared dist/. Once per state of the sources: parallel test files share one stage,
- * the first one takes a lock and the others wait for it.
+ * the first makes it and the others wait for it (test/helpers/cached-folder.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -24,6 +24,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { built, DIST } from '../../scripts/build-stamp.mjs';
+import { cachedFolder } from '../helpers/cached-folder';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const INPUTS = [
@@ -147,41 +148,15 @@ function removeStale(current: string): void {
   }
 }
 
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 /** The packed package of the sources as they are now; builds it unless already built. */
 export function packedPackage(): PackedPackage {
-  const stage = join(tmpdir(), `paydrop-packed-${fingerprint()}`);
-  const done = join(stage, 'done.json');
-  const lock = `${stage}.lock`;
-  for (let waited = 0; ; waited += 250) {
-    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as PackedPackage;
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // Another test file is building it; a lock older than 5 minutes is a dead build's.
-      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if (Date.now() - since > 300_000) {
-        rmSync(lock, { recursive: true, force: true });
-      } else if (waited > 300_000) {
-        throw new Error(`Gave up waiting for ${lock}`);
-      }
-      sleep(250);
-    }
-  }
-  try {
-    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as PackedPackage;
-    rmSync(stage, { recursive: true, force: true });
-    const packed = build(stage);
-    writeFileSync(done, JSON.stringify(packed));
-    removeStale(stage);
-    return packed;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  let made = false;
+  const stage = cachedFolder('paydrop-packed', fingerprint(), (folder) => {
+    writeFileSync(join(folder, 'packed.json'), JSON.stringify(build(folder)));
+    made = true;
+  });
+  if (made) removeStale(stage);
+  return JSON.parse(readFileSync(join(stage, 'packed.json'), 'utf8')) as PackedPackage;
 }
 
 /** Copies `files` (paths under test/consumers) into the consumer project; their new paths. */

@@ -9,14 +9,11 @@
  * redirect. Every page keeps the demo's strict CSP (Trusted Types included) without a violation.
  * Run `npm run build:widget` first.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seriousFindingsPastCsp } from '../helpers/axe-page';
 import { launchChromium } from '../helpers/browser';
+import { type DemoProcess, startDemoProcess } from '../helpers/demo-process';
 
 /** Installed in every page before its own scripts: what the strict CSP refused. */
 const RECORDER = `
@@ -38,35 +35,13 @@ interface SandboxPayment {
 }
 
 let browser: Browser;
-let demo: ChildProcess;
+let demo: DemoProcess | undefined;
 let base: string;
 let context: BrowserContext;
 /** CSP and Trusted Types complaints on the console of any page of the context. */
 let consoleViolations: string[];
 /** Uncaught errors in any page of the context. */
 let pageErrors: string[];
-
-/** `npm start`'s server on a port of its own; resolves with its URL once it is ready. */
-function startDemo(): Promise<{ process: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
-    // Each demo keeps its state in a folder of its own, never the repository's .paydrop/.
-    env: {
-      ...process.env,
-      PORT: '0',
-      PAYDROP_DATA_DIR: mkdtempSync(join(tmpdir(), 'paydrop-demo-')),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /ready at (http:\/\/[^\s]+?)\/?\s/.exec(output);
-      if (match?.[1]) resolve({ process: child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`demo exited with ${code}`)));
-  });
-}
 
 function watch(page: Page): void {
   page.on('console', (message) => {
@@ -86,9 +61,8 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  const started = await startDemo();
-  demo = started.process;
-  base = started.url;
+  demo = await startDemoProcess();
+  base = demo.url;
   context = await browser.newContext({ viewport: { width: 1200, height: 850 } });
   await context.addInitScript(RECORDER);
   consoleViolations = [];
@@ -98,11 +72,8 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await context?.close();
-  if (demo && demo.exitCode === null) {
-    const exited = new Promise((resolve) => demo.once('exit', resolve));
-    demo.kill('SIGTERM');
-    await exited;
-  }
+  await demo?.stop();
+  demo = undefined;
 });
 
 /** Nothing broke the strict CSP in this page, nor on any console of the context, nor threw. */

@@ -8,7 +8,8 @@
  *                        sandbox's webhook URL valid
  * It prints `listening on <url>` once serving, then one line per outcome reported to the
  * merchant's hooks: `payment-outcome <json>` and `payout-outcome <json>`, printed before the hook
- * returns, so a line means the hook ran.
+ * returns, so a line means the hook ran. `POST /__test/advance` moves its clock, runs what came
+ * due, waits for its background work, and prints `advanced <n>` after that work's outcome lines.
  */
 import { serve } from '../../src/node/serve';
 import { type CheckoutStore, createCheckoutHandler, createMemoryStore } from '../../src/server';
@@ -53,11 +54,16 @@ const checkout = createCheckoutHandler({
     error: (message, details) => console.error(`error ${message} ${JSON.stringify(details ?? {})}`),
   },
 });
+let advances = 0;
 async function advance(request: Request): Promise<Response> {
   const { seconds } = (await request.json()) as { seconds: number };
   clockOffsetMs += seconds * 1000;
   await checkout.runDue();
-  return Response.json({ clockOffsetMs });
+  await checkout.idle();
+  // After every outcome line of that work, on the same stdout: the parent reads up to here.
+  advances += 1;
+  console.log(`advanced ${advances}`);
+  return Response.json({ clockOffsetMs, advanced: advances });
 }
 
 const running = await serve(

@@ -35,7 +35,8 @@ export interface CompanionProcess {
   readonly clockOffsetMs: number;
   /**
    * Moves its clock `seconds` forward and resolves once it has run the background work that came
-   * due (move the sandbox's clock too, with `POST /__sandbox/clock`).
+   * due and its outcome lines have been read (move the sandbox's clock too, with
+   * `POST /__sandbox/clock`).
    */
   advance(seconds: number): Promise<void>;
 }
@@ -63,6 +64,9 @@ export async function startCompanionProcess(options: {
   const paymentOutcomes: Array<Record<string, unknown>> = [];
   const payoutOutcomes: Array<Record<string, unknown>> = [];
   const log: string[] = [];
+  /** The last `advanced <n>` line read from its stdout, and who waits for a later one. */
+  let advancedUpTo = 0;
+  const advanceWaiters: Array<{ mark: number; done: () => void }> = [];
   child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const origin = await new Promise<string>((resolve, reject) => {
@@ -78,6 +82,12 @@ export async function startCompanionProcess(options: {
           paymentOutcomes.push(JSON.parse(line.slice('payment-outcome '.length)));
         else if (line.startsWith('payout-outcome '))
           payoutOutcomes.push(JSON.parse(line.slice('payout-outcome '.length)));
+        else if (line.startsWith('advanced ')) {
+          advancedUpTo = Number(line.slice('advanced '.length));
+          for (const waiter of advanceWaiters.splice(0))
+            if (waiter.mark <= advancedUpTo) waiter.done();
+            else advanceWaiters.push(waiter);
+        }
       }
     });
     child.once('exit', (code, signal) =>
@@ -114,7 +124,12 @@ export async function startCompanionProcess(options: {
         body: JSON.stringify({ seconds }),
       });
       if (!moved.ok) throw new Error(`advance failed: ${moved.status} ${await moved.text()}`);
-      clockOffsetMs = ((await moved.json()) as { clockOffsetMs: number }).clockOffsetMs;
+      const answer = (await moved.json()) as { clockOffsetMs: number; advanced: number };
+      clockOffsetMs = answer.clockOffsetMs;
+      // Its stdout read up to the mark it printed: every outcome that work reported is in
+      // paymentOutcomes now.
+      if (advancedUpTo < answer.advanced)
+        await new Promise<void>((done) => advanceWaiters.push({ mark: answer.advanced, done }));
     },
   };
 }

@@ -11,7 +11,7 @@ import {
   type PaymentOutcome,
   type PayoutOutcome,
 } from '../../src/server';
-import { type Sandbox, startSandbox } from './sandbox';
+import { deliveriesEnded, type Sandbox, startSandbox } from './sandbox';
 
 export const ORDERS: Record<
   string,
@@ -280,14 +280,6 @@ export async function sandboxPayments(rig: CompanionRig): Promise<any[]> {
 
 /** Waits until the sandbox has delivered every webhook and the companion has acted on them. */
 export async function webhooksSettled(rig: CompanionRig): Promise<void> {
-  await expect
-    .poll(
-      async () =>
-        (await control(rig, 'GET', '/__sandbox/webhooks')).webhooks.every(
-          (delivery: { state: string }) => delivery.state !== 'pending',
-        ),
-      { timeout: 5000, interval: 20 },
-    )
-    .toBe(true);
+  await deliveriesEnded(rig.sandbox);
   await rig.handler.idle();
 }

@@ -173,6 +173,27 @@ export async function walletBalance(sandbox: Sandbox, currency = 'NGN'): Promise
   return (await call(sandbox, 'GET', '/__sandbox/wallets')).body.wallets[currency].balanceMinor;
 }
 
+/**
+ * Waits until every webhook delivery the sandbox has made has ended: delivered (a 2xx came back,
+ * so the receiver has it) or given up after its retries. A duplicate or a held-back event is a
+ * delivery of its own, listed from the moment it is made: once none is pending, no more requests
+ * are on their way to the receiver.
+ */
+export async function deliveriesEnded(sandbox: Sandbox): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const answer = await call(sandbox, 'GET', '/__sandbox/webhooks');
+        expect(answer.status).toBe(200);
+        return answer.body.webhooks.every(
+          (delivery: { state: string }) => delivery.state !== 'pending',
+        );
+      },
+      { timeout: 5000, interval: 20 },
+    )
+    .toBe(true);
+}
+
 export interface ReceivedWebhook {
   readonly headers: IncomingHttpHeaders;
   readonly body: string;

@@ -7,6 +7,7 @@ import {
   type PaymentStatus,
   type PaymentView,
 } from '../../src/flow/companion';
+import { cardCalls } from '../../src/widget/channels/card/card-calls';
 import {
   type CardFlowState,
   CHALLENGE_TIMEOUT_MS,
@@ -14,7 +15,8 @@ import {
   FINALIZE_RETRY_MS,
 } from '../../src/widget/channels/card/card-flow';
 import { FakeClock, flush } from '../helpers/fake-clock';
-import { cardPayment, FakeCompanion } from './flow/fake-ports';
+import { COMPANION_ORIGIN, FakeCompanion } from '../helpers/fake-companion';
+import { authentication, cardPayment } from '../helpers/fake-companion-answers';
 
 const CARD: CardDetails = {
   number: '4000000000003220',
@@ -25,7 +27,7 @@ const CARD: CardDetails = {
 };
 const CUSTOMER: CustomerDetails = { email: 'amina@example.com' };
 const TOKEN = 'card-payment-token';
-const CHALLENGE_URL = 'https://companion.example/challenge?token=abc';
+const CHALLENGE_URL = `${COMPANION_ORIGIN}/challenge?token=abc`;
 
 type HostCall =
   | ['started', PaymentView, string]
@@ -36,11 +38,12 @@ type HostCall =
 
 function setup() {
   const clock = new FakeClock(3_000);
-  const companion = new FakeCompanion(clock);
+  const companion = new FakeCompanion({ clock, answers: 'held' });
   const calls: HostCall[] = [];
   const states: CardFlowState[] = [];
   const flow = createCardFlow({
-    companion,
+    // The card chunk's own calls, over the fake's POST: the companion's JSON, checked as in the page.
+    companion: cardCalls(companion),
     clock,
     // The card frame's POST /card, as the fake companion's initiation (same answers, same errors).
     submitCard: () =>
@@ -73,7 +76,7 @@ async function initiated(s: Setup, payment: PaymentView = cardPayment()): Promis
 /** The authentication check asked for a challenge. */
 async function inChallenge(s: Setup): Promise<PaymentView> {
   const payment = await initiated(s);
-  s.companion.lastAuthentication().answer.resolve({ challengeUrl: CHALLENGE_URL });
+  s.companion.lastAuthentication().answer.resolve(authentication(CHALLENGE_URL));
   await flush();
   expect(s.flow.state.value.kind).toBe('challenge');
   return payment;
@@ -105,7 +108,7 @@ describe('pay', () => {
   it('without a challenge: finalizes, then finished with the status', async () => {
     const s = setup();
     const payment = await initiated(s);
-    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    s.companion.lastAuthentication().answer.resolve(authentication(null));
     await flush();
     expect(s.companion.finalizations.map((call) => call.args)).toEqual([TOKEN]);
     expect(s.flow.state.value.kind).toBe('busy');
@@ -124,7 +127,7 @@ describe('pay', () => {
   it.each(['PENDING', 'FAILED'] as const)('hands a finalized %s on as it is', async (status) => {
     const s = setup();
     const payment = await initiated(s);
-    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    s.companion.lastAuthentication().answer.resolve(authentication(null));
     await flush();
     s.companion.lastFinalization().answer.resolve({ status });
     await flush();
@@ -295,7 +298,7 @@ describe('failures', () => {
     async (_, error) => {
       const s = setup();
       const payment = await initiated(s);
-      s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+      s.companion.lastAuthentication().answer.resolve(authentication(null));
       await flush();
       s.companion.lastFinalization().answer.reject(error);
       await flush();
@@ -325,7 +328,7 @@ describe('failures', () => {
   it('finalize sent again after a lost answer: its answer finishes the payment', async () => {
     const s = setup();
     const payment = await initiated(s);
-    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    s.companion.lastAuthentication().answer.resolve(authentication(null));
     await flush();
     s.companion.lastFinalization().answer.reject(new CompanionFailure('network', 'Offline.'));
     await flush();
@@ -339,7 +342,7 @@ describe('failures', () => {
   it('an untrustworthy finalize answer is not sent again: the payment is checked', async () => {
     const s = setup();
     const payment = await initiated(s);
-    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    s.companion.lastAuthentication().answer.resolve(authentication(null));
     await flush();
     s.companion.lastFinalization().answer.reject(new CompanionFailure('bad_response', 'Odd.'));
     await flush();
@@ -351,7 +354,7 @@ describe('failures', () => {
   it('closed while waiting to send finalize again: nothing more is sent', async () => {
     const s = setup();
     await initiated(s);
-    s.companion.lastAuthentication().answer.resolve({ challengeUrl: null });
+    s.companion.lastAuthentication().answer.resolve(authentication(null));
     await flush();
     s.companion.lastFinalization().answer.reject(new CompanionFailure('timeout', 'Slow.'));
     await flush();
@@ -424,7 +427,7 @@ describe('dispose', () => {
     const s = setup();
     await initiated(s);
     s.flow.dispose();
-    s.companion.lastAuthentication().answer.resolve({ challengeUrl: CHALLENGE_URL });
+    s.companion.lastAuthentication().answer.resolve(authentication(CHALLENGE_URL));
     await flush();
     expect(s.flow.state.value.kind).toBe('busy');
     expect(s.clock.pending).toBe(0);

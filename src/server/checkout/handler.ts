@@ -10,6 +10,7 @@ import { createProviderClient } from '../../provider/client';
 import { createProviderTransport } from '../../provider/transport';
 import {
   allowOrigin,
+  answerHeaders,
   CheckoutError,
   createScriptFiles,
   failureAnswer,
@@ -292,7 +293,8 @@ export function createCheckoutHandlerWith(
   }
 
   function corsHeaders(request: Request): Headers {
-    const headers = new Headers();
+    // Marked for a request of this package's Node adapter: its JSON answers skip a body stream.
+    const headers = answerHeaders(request);
     allowOrigin(headers, request.headers.get('origin'), allowedOrigins, {
       expose: 'x-request-id, retry-after',
     });

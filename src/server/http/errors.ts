@@ -3,6 +3,8 @@
  * `code` the widget can act on, a message safe to show a developer, and a request id to find the
  * server's log line. Provider internals (their messages, trace ids, URLs) never pass through.
  */
+
+import { answerHeadersFor, textAnswer } from '../../node/hand-off';
 import {
   ProviderConflictError,
   ProviderError,
@@ -74,7 +76,7 @@ export class CheckoutError extends Error {
       ...(this.payment ? { payment: this.payment.view, token: this.payment.token } : {}),
       ...(this.checkout ? { checkout: this.checkout } : {}),
     };
-    return new Response(JSON.stringify(body), { status: this.status, headers });
+    return textAnswer(JSON.stringify(body), { status: this.status, headers });
   }
 }
 
@@ -182,5 +184,14 @@ export function jsonAnswer(
   headers.set('content-type', 'application/json; charset=utf-8');
   headers.set('cache-control', 'no-store');
   headers.set('x-content-type-options', 'nosniff');
-  return new Response(JSON.stringify(body), { status, headers });
+  // Written by this package's Node adapter as the text, without a body stream (textAnswer).
+  return textAnswer(JSON.stringify(body), { status, headers });
+}
+
+/**
+ * The headers to answer `request` with: marked for a request of this package's Node adapter, so
+ * that jsonAnswer's answers are written without a body stream (answerHeadersFor, hand-off.ts).
+ */
+export function answerHeaders(request: Request): Headers {
+  return answerHeadersFor(request);
 }

@@ -8,7 +8,11 @@
  * stream was read with nothing handed over arrives used or locked. Browser calls work on
  * re-serialized JSON; a webhook signature needs the provider's exact bytes (issue 13).
  */
+import { readCappedText } from '../../node/hand-off';
 import { CheckoutError } from './errors';
+
+/** One decoder for every body: making one per call was a visible part of a call's CPU. */
+const UTF8 = new TextDecoder();
 
 /**
  * The largest body the companion's handlers take (a provider webhook; the browser's calls take
@@ -70,6 +74,14 @@ function bodyGone(cause: string, logger: Logger | undefined): CheckoutError {
   return new CheckoutError('body_already_read', message);
 }
 
+/** A body a middleware in front read as a stream (not one an adapter handed over: see noteBody). */
+function readBefore(logger: Logger | undefined): CheckoutError {
+  return bodyGone(
+    'The request body was already read before the checkout handler (by a body parser or middleware), so it is gone.',
+    logger,
+  );
+}
+
 export interface ReadOptions {
   /** Told once, at the first request whose body a framework consumed. */
   readonly logger?: Logger;
@@ -95,12 +107,19 @@ export async function readCapped(
       options.logger,
     );
   }
-  if (request.bodyUsed || request.body?.locked) {
-    throw bodyGone(
-      'The request body was already read before the checkout handler (by a body parser or middleware), so it is gone.',
-      options.logger,
-    );
+  if (request.bodyUsed) throw readBefore(options.logger);
+  // From this package's Node adapter: read straight from the socket, no web stream made.
+  const direct = readCappedText(request, limit);
+  if (direct) {
+    try {
+      return await direct;
+    } catch (error) {
+      // The adapter's allowance ran out before this handler's limit did.
+      if (isBodyTooLarge(error)) return undefined;
+      throw error;
+    }
   }
+  if (request.body?.locked) throw readBefore(options.logger);
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -129,7 +148,7 @@ export async function readCapped(
     bytes.set(chunk, offset);
     offset += chunk.length;
   }
-  return new TextDecoder().decode(bytes);
+  return UTF8.decode(bytes);
 }
 
 /**

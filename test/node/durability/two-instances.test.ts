@@ -78,10 +78,10 @@ describe.skipIf(!hasRedisServer())('two companions on one Redis', () => {
       // 250 ms): a wall-clock limit here failed on a loaded machine (1107 ms against 1000).
       await payment.stream.waitFor((candidate) => candidate.data.status === 'SUCCESSFUL', 10_000);
     }
-    // Both pickers have had time to look again: still once each, all from the instance that got
-    // the webhook or the other, never both.
+    // Both pickers have looked again (each advance returns once that work has run and its
+    // outcomes have been read): still once each, all from the instance that got the webhook or
+    // the other, never both.
     await Promise.all([first.advance(120), second.advance(120)]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
     for (const payment of payments) {
       const outcomes = outcomesFor(payment.reference, first, second);
       expect(outcomes, payment.reference).toHaveLength(1);
@@ -173,7 +173,6 @@ describe.skipIf(!hasPostgresServer())('two companions on one PostgreSQL database
     // The issue's bound (NOTIFY makes it far shorter: tens of milliseconds here).
     expect(Math.max(...delays)).toBeLessThan(5000);
     await Promise.all([first.advance(120), second.advance(120)]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
     for (const payment of payments) {
       const outcomes = outcomesFor(payment.reference, first, second);
       expect(outcomes, payment.reference).toHaveLength(1);

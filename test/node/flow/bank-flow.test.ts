@@ -8,13 +8,11 @@ import {
 import { flush } from '../../helpers/fake-clock';
 import {
   bankPayment,
-  type Harness,
-  type HarnessOptions,
-  harness,
   PENDING,
   paymentView,
   sessionView,
-} from './fake-ports';
+} from '../../helpers/fake-companion-answers';
+import { type Harness, type HarnessOptions, harness } from './model-harness';
 
 const RETURN_TO = 'https://shop.example/checkout?order=42';
 const BANK_TOKEN = 'bank-payment-token';
@@ -28,7 +26,7 @@ const BOTH: ChannelChoice[] = [
 const BANK_SUMMARY = {
   reference: REFERENCE,
   channel: 'PayByAccount',
-  amount: { amountMinor: 250_050, currency: 'NGN' },
+  amount: { amountMinor: 2_500_050, currency: 'NGN' },
 };
 
 function kinds(steps: readonly CheckoutStep[]): string[] {
@@ -130,10 +128,10 @@ describe('initiation', () => {
     expect(h.clock.pendingOf('interval')).toBe(0);
     expect(h.companion.statuses).toHaveLength(0);
 
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(2000);
     expect(h.companion.statuses.map((call) => call.args)).toEqual([BANK_TOKEN]);
-    h.companion.autoStatus = { status: 'SUCCESSFUL', serverTime: null };
+    h.companion.answerStatus = () => ({ status: 'SUCCESSFUL', serverTime: null });
     await h.clock.advance(2000);
     expect(h.model.step.value.kind).toBe('succeeded');
   });
@@ -352,7 +350,7 @@ describe('the outcome pushed', () => {
     h.companion.pushToAll('FAILED');
     h.model.bankReturned(REFERENCE);
     await h.model.bankWindowClosed();
-    h.companion.autoStatus = { status: 'FAILED', serverTime: null };
+    h.companion.answerStatus = () => ({ status: 'FAILED', serverTime: null });
     await h.clock.advance(10 * 60_000);
     expect(h.model.step.value).toBe(step);
     expect(kinds(h.steps).filter((kind) => kind === 'succeeded')).toHaveLength(1);
@@ -394,7 +392,7 @@ describe('changeMethod', () => {
       expect(h.model.resultIfClosed()).toEqual({ status: 'cancelled' });
 
       const checks = h.companion.statuses.length;
-      h.companion.autoStatus = { status: 'SUCCESSFUL', serverTime: null };
+      h.companion.answerStatus = () => ({ status: 'SUCCESSFUL', serverTime: null });
       await h.clock.advance(10 * 60_000);
       expect(h.companion.statuses).toHaveLength(checks);
       h.companion.pushToAll('SUCCESSFUL');
@@ -439,7 +437,7 @@ describe('changeMethod', () => {
     h.model.changeMethod();
     expect(h.model.step.value).toBe(before);
     expect(h.companion.active).toHaveLength(1);
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     const checks = h.companion.statuses.length;
     await h.clock.advance(2000);
     expect(h.companion.statuses).toHaveLength(checks + 1);
@@ -509,7 +507,7 @@ describe('resumed after a full-page redirect', () => {
       phase: 'processing',
     });
 
-    h.companion.autoStatus = { status: 'FAILED', serverTime: null };
+    h.companion.answerStatus = () => ({ status: 'FAILED', serverTime: null });
     await h.clock.advance(2000);
     expect(h.companion.statuses).toHaveLength(2);
     expect(h.model.step.value).toMatchObject({ kind: 'failed', code: 'bank_declined' });
@@ -539,7 +537,7 @@ describe('dispose', () => {
     await h.model.bankWindowClosed();
     h.model.changeMethod();
     h.companion.pushToAll('SUCCESSFUL');
-    h.companion.autoStatus = { status: 'SUCCESSFUL', serverTime: null };
+    h.companion.answerStatus = () => ({ status: 'SUCCESSFUL', serverTime: null });
     await h.clock.advance(10 * 60_000);
 
     expect(h.companion.statuses).toHaveLength(0);

@@ -5,15 +5,12 @@ import { type ChannelChoice, CompanionFailure } from '../../../src/flow/companio
 import { flush } from '../../helpers/fake-clock';
 import {
   cardPayment,
-  type Harness,
-  harness,
-  inTransfer,
-  onAnyChange,
   PENDING,
   paymentView,
-  SERVER_T0,
+  SERVER_NOW,
   sessionView,
-} from './fake-ports';
+} from '../../helpers/fake-companion-answers';
+import { type Harness, harness, inTransfer, onAnyChange } from './model-harness';
 
 const CARD_TOKEN = 'card-payment-token';
 
@@ -28,7 +25,7 @@ const CHANNELS: ChannelChoice[] = [
 const CARD_SUMMARY = {
   reference: 'PAY-CARD-1',
   channel: 'Card',
-  amount: { amountMinor: 250_050, currency: 'NGN' },
+  amount: { amountMinor: 2_500_050, currency: 'NGN' },
 };
 
 function kinds(steps: readonly CheckoutStep[]): string[] {
@@ -170,7 +167,7 @@ describe('track', () => {
     expect(h.model.resultIfClosed()).toEqual({ status: 'pending', payment: CARD_SUMMARY });
     expect(h.companion.active.map((watcher) => watcher.token)).toEqual([CARD_TOKEN]);
 
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(2000);
     expect(h.companion.statuses.map((call) => call.args)).toEqual([CARD_TOKEN]);
     expect(h.model.step.value.kind).toBe('processing');
@@ -267,7 +264,7 @@ describe('card calls outside the card step', () => {
     await inTransfer(h);
     const before = h.model.step.value;
     const seconds = h.model.secondsLeft.value;
-    const payment = cardPayment({ serverTime: SERVER_T0 + 20 * 60_000 });
+    const payment = cardPayment({ serverTime: SERVER_NOW + 20 * 60_000 });
     card(h).cardStarted(payment, CARD_TOKEN);
     card(h).track(payment, CARD_TOKEN, 'FAILED');
     card(h).cardTimedOut(payment);
@@ -334,12 +331,12 @@ describe('a card whose finalize went unanswered (issue 9)', () => {
     h.companion.lastStatus().answer.resolve({ ...PENDING });
     await flush();
     expect(h.model.step.value).toEqual({ kind: 'processing', payment, checking: true });
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(2000);
     expect(h.companion.statuses).toHaveLength(2);
     expect(h.model.step.value.kind).toBe('processing');
 
-    h.companion.autoStatus = { status: 'SUCCESSFUL', serverTime: SERVER_T0 + 3000 };
+    h.companion.answerStatus = () => ({ status: 'SUCCESSFUL', serverTime: SERVER_NOW + 3000 });
     await h.clock.advance(2000);
     expect(h.model.step.value.kind).toBe('succeeded');
     expect(h.model.outcome.value).toEqual({ status: 'succeeded', payment: CARD_SUMMARY });
@@ -350,7 +347,7 @@ describe('a card whose finalize went unanswered (issue 9)', () => {
   it('FAILED: the failure, whose "Try again" is the card form again', async () => {
     const { h, payment } = await cardUnderWay();
     card(h).checkPayment(payment, CARD_TOKEN);
-    h.companion.lastStatus().answer.resolve({ status: 'FAILED', serverTime: SERVER_T0 });
+    h.companion.lastStatus().answer.resolve({ status: 'FAILED', serverTime: SERVER_NOW });
     await flush();
     expect(h.model.step.value).toMatchObject({ kind: 'failed', payment: { status: 'FAILED' } });
     expectNothingLeft(h);
@@ -444,7 +441,7 @@ describe('another way to pay (issue 12)', () => {
     const h = harness({ supportedChannels: ['PayByTransfer', 'Card'] });
     await choosing(h);
     h.model.choose('PayByTransfer');
-    const transfer = paymentViewFor('PAY-0001');
+    const transfer = paymentViewFor('ref_0001');
     h.companion.lastInitiation().answer.resolve({ token: 'transfer-token', payment: transfer });
     await flush();
     expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });

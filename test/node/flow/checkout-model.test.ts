@@ -3,16 +3,12 @@ import { type CheckoutStep, pollDelayMs } from '../../../src/flow/checkout-model
 import { CompanionFailure } from '../../../src/flow/companion';
 import { flush } from '../../helpers/fake-clock';
 import {
-  type Harness,
-  harness,
-  inTransfer,
-  onAnyChange,
-  PAYMENT_TOKEN,
   PENDING,
   paymentView,
-  SERVER_T0,
+  SERVER_NOW,
   sessionView,
-} from './fake-ports';
+} from '../../helpers/fake-companion-answers';
+import { type Harness, harness, inTransfer, onAnyChange, PAYMENT_TOKEN } from './model-harness';
 
 function kinds(steps: readonly CheckoutStep[]): string[] {
   return steps.map((step) => (step.kind === 'paying' ? `paying:${step.channel}` : step.kind));
@@ -164,7 +160,7 @@ describe('start', () => {
     expect(h.model.step.value).toEqual({ kind: 'succeeded', payment: paid });
     expect(h.model.outcome.value).toEqual({
       status: 'succeeded',
-      payment: { reference: 'PAY-0001', channel: 'PayByTransfer', amount: paid.amount },
+      payment: { reference: 'ref_0001', channel: 'PayByTransfer', amount: paid.amount },
     });
     expect(h.companion.initiations).toHaveLength(0);
     expectNothingLeft(h);
@@ -347,9 +343,9 @@ describe('transfer', () => {
     expect(h.model.outcome.value).toEqual({
       status: 'succeeded',
       payment: {
-        reference: 'PAY-0001',
+        reference: 'ref_0001',
         channel: 'PayByTransfer',
-        amount: { amountMinor: 250_050, currency: 'NGN' },
+        amount: { amountMinor: 2_500_050, currency: 'NGN' },
       },
     });
   });
@@ -366,7 +362,7 @@ describe('transfer', () => {
     expect(outcome).toMatchObject({
       status: 'failed',
       error: { code: 'payment_failed' },
-      payment: { reference: 'PAY-0001', channel: 'PayByTransfer' },
+      payment: { reference: 'ref_0001', channel: 'PayByTransfer' },
     });
     expect(outcome?.status === 'failed' && outcome.error.message.length).toBeGreaterThan(0);
   });
@@ -398,7 +394,7 @@ describe('transfer', () => {
     async (status) => {
       const h = harness();
       await inTransfer(h);
-      h.companion.autoStatus = { ...PENDING };
+      h.companion.answerStatus = () => ({ ...PENDING });
       await h.clock.advance(10_000);
       const checks = h.companion.statuses.length;
       expect(checks).toBeGreaterThan(0);
@@ -433,7 +429,7 @@ describe('polling', () => {
   it('checks every 2 s for the first minute, then every 10 s', async () => {
     const h = harness();
     await inTransfer(h);
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     const started = h.clock.monotonic();
 
     await h.clock.advance(60_000);
@@ -450,7 +446,7 @@ describe('polling', () => {
   it('keeps only one poll timer and one tick waiting at a time', async () => {
     const h = harness();
     await inTransfer(h);
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     expect(h.clock.pendingOf('timeout')).toBe(1);
     expect(h.clock.pendingOf('interval')).toBe(1);
     await h.clock.advance(90_000);
@@ -461,7 +457,9 @@ describe('polling', () => {
   it('goes on polling when status calls fail, without changing the step', async () => {
     const h = harness();
     await inTransfer(h);
-    h.companion.autoStatus = new CompanionFailure('network', 'Offline.');
+    h.companion.answerStatus = () => {
+      throw new CompanionFailure('network', 'Offline.');
+    };
     const before = h.model.step.value;
     await h.clock.advance(60_000);
     expect(h.companion.statuses).toHaveLength(30);
@@ -470,7 +468,7 @@ describe('polling', () => {
     expect(h.model.step.value).toBe(before);
     expect(h.model.outcome.value).toBeNull();
 
-    h.companion.autoStatus = { status: 'SUCCESSFUL', serverTime: null };
+    h.companion.answerStatus = () => ({ status: 'SUCCESSFUL', serverTime: null });
     await h.clock.advance(10_000);
     expect(h.model.step.value.kind).toBe('succeeded');
   });
@@ -491,7 +489,7 @@ describe('polling', () => {
   it('a FAILED answer from a poll ends the payment as failed', async () => {
     const h = harness();
     await inTransfer(h);
-    h.companion.autoStatus = { status: 'FAILED', serverTime: null };
+    h.companion.answerStatus = () => ({ status: 'FAILED', serverTime: null });
     await h.clock.advance(2000);
     expect(h.model.step.value).toMatchObject({ kind: 'failed', code: 'payment_failed' });
     expect(h.model.outcome.value).toMatchObject({ error: { code: 'payment_failed' } });
@@ -537,9 +535,9 @@ describe('resultIfClosed', () => {
     const pending = {
       status: 'pending',
       payment: {
-        reference: 'PAY-0001',
+        reference: 'ref_0001',
         channel: 'PayByTransfer',
-        amount: { amountMinor: 250_050, currency: 'NGN' },
+        amount: { amountMinor: 2_500_050, currency: 'NGN' },
       },
     };
     expect(h.model.resultIfClosed()).toEqual(pending);
@@ -581,7 +579,7 @@ describe('resultIfClosed', () => {
     expect(h.model.resultIfClosed()).toBe(h.model.outcome.value);
     expect(h.model.resultIfClosed()).toMatchObject({
       status: 'succeeded',
-      payment: { reference: 'PAY-0001' },
+      payment: { reference: 'ref_0001' },
     });
 
     const f = harness();
@@ -590,7 +588,7 @@ describe('resultIfClosed', () => {
     expect(f.model.resultIfClosed()).toMatchObject({
       status: 'failed',
       error: { code: 'payment_failed' },
-      payment: { reference: 'PAY-0001' },
+      payment: { reference: 'ref_0001' },
     });
   });
 });
@@ -667,11 +665,11 @@ describe('dispose', () => {
     onAnyChange(h.model, () => notified++);
     notified = 0;
 
-    inFlight.answer.resolve({ status: 'SUCCESSFUL', serverTime: SERVER_T0 + 600_000 });
+    inFlight.answer.resolve({ status: 'SUCCESSFUL', serverTime: SERVER_NOW + 600_000 });
     await flush();
     // Its server time re-anchors nothing (it would leave 1200 s).
     expect(h.model.secondsLeft.value).toBe(secondsBefore);
-    h.companion.autoStatus = { status: 'SUCCESSFUL', serverTime: null };
+    h.companion.answerStatus = () => ({ status: 'SUCCESSFUL', serverTime: null });
     await h.clock.advance(40 * 60_000);
 
     expect(h.model.step.value).toBe(before);
@@ -687,7 +685,7 @@ describe('dispose', () => {
     const h = harness();
     await inTransfer(h);
     h.model.dispose();
-    h.companion.autoStatus = { status: 'SUCCESSFUL', serverTime: null };
+    h.companion.answerStatus = () => ({ status: 'SUCCESSFUL', serverTime: null });
     h.model.sentMoney();
     h.model.resync();
     await flush();

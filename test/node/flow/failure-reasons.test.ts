@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseStatus } from '../../../src/flow/companion';
 import { flush } from '../../helpers/fake-clock';
-import { harness, inTransfer, SERVER_T0, THIRTY_MINUTES } from './fake-ports';
+import { SERVER_NOW, THIRTY_MINUTES } from '../../helpers/fake-companion-answers';
+import { harness, inTransfer } from './model-harness';
 
 describe('a pushed failure with its reason', () => {
   it('expired: the expired step, with the countdown still at 30 minutes', async () => {
@@ -40,7 +41,7 @@ describe('a pushed failure with its reason', () => {
   });
 
   for (const [name, paid] of [
-    ['more than was due', { amountMinor: 250_050, currency: 'NGN' }],
+    ['more than was due', { amountMinor: 2_500_050, currency: 'NGN' }],
     ['another currency', { amountMinor: 100, currency: 'GBP' }],
     ['not money', { amountMinor: -5, currency: 'NGN' }],
     ['not money either', { amountMinor: '100', currency: 'naira' }],
@@ -74,7 +75,7 @@ describe('a polled failure with its reason', () => {
     const check = h.companion.statuses.at(-1);
     check?.answer.resolve({
       status: 'FAILED',
-      serverTime: SERVER_T0 + THIRTY_MINUTES + 5000,
+      serverTime: SERVER_NOW + THIRTY_MINUTES + 5000,
       reason: 'expired',
     });
     await flush();

@@ -3,15 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PaymentView } from '../../../src/flow/companion';
 import { flush } from '../../helpers/fake-clock';
 import {
-  type Harness,
-  harness,
-  inTransfer,
-  PAYMENT_TOKEN,
   PENDING,
   paymentView,
-  SERVER_T0,
+  SERVER_NOW,
   THIRTY_MINUTES,
-} from './fake-ports';
+} from '../../helpers/fake-companion-answers';
+import { type Harness, harness, inTransfer, PAYMENT_TOKEN } from './model-harness';
 
 const MINUTE = 60_000;
 
@@ -55,11 +52,11 @@ const ACCOUNT_LIFE = THIRTY_MINUTES + 500;
 /** Runs the countdown, polls answering PENDING, to one tick before zero; polls answer by hand after. */
 async function toTheLastSecond(h: Harness): Promise<void> {
   await inTransfer(h, expiringIn(ACCOUNT_LIFE));
-  h.companion.autoStatus = { ...PENDING };
+  h.companion.answerStatus = () => ({ ...PENDING });
   await h.clock.advance(1_800_000);
   expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
   expect(h.model.secondsLeft.value).toBe(1);
-  h.companion.autoStatus = null;
+  h.companion.answerStatus = null;
 }
 
 describe('secondsLeft', () => {
@@ -67,7 +64,7 @@ describe('secondsLeft', () => {
     const h = harness();
     await inTransfer(h, expiringIn(12 * MINUTE + 30_500));
     expect(h.model.secondsLeft.value).toBe(751);
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(1000);
     expect(h.model.secondsLeft.value).toBe(750);
     await h.clock.advance(9000);
@@ -79,7 +76,7 @@ describe('secondsLeft', () => {
       const h = harness({ startAt });
       await inTransfer(h);
       expect(h.model.secondsLeft.value).toBe(1800);
-      h.companion.autoStatus = { ...PENDING };
+      h.companion.answerStatus = () => ({ ...PENDING });
       await h.clock.advance(61_000);
       expect(h.model.secondsLeft.value).toBe(1739);
       h.model.dispose();
@@ -96,7 +93,7 @@ describe('secondsLeft', () => {
   });
 
   it("ignores the customer's wall clock", async () => {
-    vi.setSystemTime(SERVER_T0 + 3 * 3600_000);
+    vi.setSystemTime(SERVER_NOW + 3 * 3600_000);
     const h = harness();
     await inTransfer(h);
     expect(h.model.secondsLeft.value).toBe(1800);
@@ -108,14 +105,14 @@ describe('secondsLeft', () => {
     await flush();
     expect(h.model.secondsLeft.value).toBe(1800);
 
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(1000);
     expect(h.model.secondsLeft.value).toBe(1799);
 
-    vi.setSystemTime(SERVER_T0 + 29 * MINUTE);
+    vi.setSystemTime(SERVER_NOW + 29 * MINUTE);
     await h.clock.advance(1000);
     expect(h.model.secondsLeft.value).toBe(1798);
-    vi.setSystemTime(SERVER_T0 + 365 * 24 * 3600_000);
+    vi.setSystemTime(SERVER_NOW + 365 * 24 * 3600_000);
     h.model.resync();
     await flush();
     expect(h.model.secondsLeft.value).toBe(1798);
@@ -132,13 +129,13 @@ describe('secondsLeft', () => {
     h.model.resync();
     h.companion
       .lastStatus()
-      .answer.resolve({ status: 'PENDING', serverTime: SERVER_T0 + 5 * MINUTE });
+      .answer.resolve({ status: 'PENDING', serverTime: SERVER_NOW + 5 * MINUTE });
     await flush();
     expect(h.model.secondsLeft.value).toBe(1500);
     expect(h.model.step.value).toMatchObject({ kind: 'paying', channel: 'PayByTransfer' });
 
     // The anchor holds as monotonic time moves on from there.
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(10_000);
     expect(h.model.secondsLeft.value).toBe(1490);
   });
@@ -146,10 +143,13 @@ describe('secondsLeft', () => {
   it('re-anchors on a poll answer too, and not on an answer without server time', async () => {
     const h = harness();
     await inTransfer(h);
-    h.companion.autoStatus = { status: 'PENDING', serverTime: SERVER_T0 + 2000 + 5 * MINUTE };
+    h.companion.answerStatus = () => ({
+      status: 'PENDING',
+      serverTime: SERVER_NOW + 2000 + 5 * MINUTE,
+    });
     await h.clock.advance(2000);
     expect(h.model.secondsLeft.value).toBe(1498);
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(2000);
     expect(h.model.secondsLeft.value).toBe(1496);
   });
@@ -160,7 +160,7 @@ describe('secondsLeft', () => {
     h.model.resync();
     h.companion
       .lastStatus()
-      .answer.resolve({ status: 'PENDING', serverTime: SERVER_T0 + 45 * MINUTE });
+      .answer.resolve({ status: 'PENDING', serverTime: SERVER_NOW + 45 * MINUTE });
     await flush();
     expect(h.model.secondsLeft.value).toBe(0);
     await h.clock.advance(1000);
@@ -177,7 +177,7 @@ describe('milestones', () => {
     const h = harness();
     const seen = announcements(h);
     await inTransfer(h);
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
 
     await h.clock.advance(20 * MINUTE - 1000);
     expect(h.model.secondsLeft.value).toBe(601);
@@ -203,7 +203,7 @@ describe('milestones', () => {
     const h = harness();
     const seen = announcements(h);
     await inTransfer(h, expiringIn(4 * MINUTE));
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(2 * MINUTE);
     expect(seen).toEqual([]);
     await h.clock.advance(MINUTE);
@@ -230,7 +230,7 @@ describe('expiry', () => {
     await flush();
     const step = h.model.step.value;
     expect(step.kind).toBe('expired');
-    expect(step.kind === 'expired' && step.payment.reference).toBe('PAY-0001');
+    expect(step.kind === 'expired' && step.payment.reference).toBe('ref_0001');
     expect(h.model.milestone.value).toBe(0);
     expect(seen).toEqual([10, 5, 1, 0]);
     expect(h.model.outcome.value).toBeNull();
@@ -238,7 +238,7 @@ describe('expiry', () => {
     expect(h.clock.pending).toBe(0);
     expect(h.companion.active).toEqual([]);
 
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(30 * MINUTE);
     expect(h.companion.statuses).toHaveLength(before + 1);
     expect(h.model.step.value.kind).toBe('expired');
@@ -253,7 +253,7 @@ describe('expiry', () => {
     expect(h.model.step.value.kind).toBe('succeeded');
     expect(h.model.outcome.value).toMatchObject({
       status: 'succeeded',
-      payment: { reference: 'PAY-0001' },
+      payment: { reference: 'ref_0001' },
     });
     expect(h.model.milestone.value).not.toBe(0);
     expect(h.clock.pending).toBe(0);
@@ -299,7 +299,7 @@ describe('expiry', () => {
     h.model.newAccount();
     expect(h.companion.initiations).toHaveLength(2);
 
-    const serverNow = SERVER_T0 + 31 * MINUTE;
+    const serverNow = SERVER_NOW + 31 * MINUTE;
     const fresh = paymentView({
       reference: 'PAY-0002',
       serverTime: serverNow,
@@ -330,7 +330,7 @@ describe('expiry', () => {
     });
 
     // The new countdown announces its own milestones, and the new account is the one polled.
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(20 * MINUTE);
     expect(seen).toEqual([10, 5, 1, 0, 10]);
     expect(h.companion.lastStatus().args).toBe('payment-token-2');
@@ -347,9 +347,9 @@ describe('expiry', () => {
   it('a poll still out at expiry does not start a second polling loop for the new account', async () => {
     const h = harness();
     await inTransfer(h, expiringIn(ACCOUNT_LIFE));
-    h.companion.autoStatus = { ...PENDING };
+    h.companion.answerStatus = () => ({ ...PENDING });
     await h.clock.advance(1_799_999);
-    h.companion.autoStatus = null;
+    h.companion.answerStatus = null;
     await h.clock.advance(1); // the poll at 1 800 000 ms goes out and hangs
     const slowPoll = h.companion.lastStatus();
     await h.clock.advance(1000); // 0 left: the last check
@@ -364,7 +364,7 @@ describe('expiry', () => {
       token: 'payment-token-2',
       payment: expiringIn(THIRTY_MINUTES, {
         reference: 'PAY-0002',
-        serverTime: SERVER_T0 + 31 * MINUTE,
+        serverTime: SERVER_NOW + 31 * MINUTE,
       }),
     });
     await flush();

@@ -2,7 +2,7 @@
 // else, a deadline per attempt, and retries only where a second attempt cannot do harm. Network,
 // time and randomness are faked by hand, so every retry and every wait is counted exactly.
 import { inspect } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   errorFromAnswer,
   type ProviderAnswer,
@@ -410,35 +410,54 @@ describe("'never' calls (initiation, finalize)", () => {
   });
 });
 
-describe('the deadline (real timers)', () => {
+describe("the deadline (the transport's own timer, on vitest's fake clock)", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The call's failure, and whether it has come yet. */
+  function watched(promise: Promise<unknown>) {
+    let settled = false;
+    const error = failure(promise).finally(() => {
+      settled = true;
+    });
+    return { error, settled: () => settled };
+  }
+
   it('a fetch that never answers ends in ProviderTimeoutError after timeoutMs', async () => {
     const { transport, calls } = rig(['hang'], { timeoutMs: 50 });
-    const started = performance.now();
-    const error = await failure(transport.send(INITIATE));
-    const elapsed = performance.now() - started;
+    const call = watched(transport.send(INITIATE));
+    await vi.advanceTimersByTimeAsync(49);
+    expect(call.settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(call.settled()).toBe(true);
+    const error = await call.error;
     expect(error).toBeInstanceOf(ProviderTimeoutError);
     expect((error as ProviderTimeoutError).status).toBe(0);
     expect((error as ProviderTimeoutError).message).toContain('50 ms');
-    expect(elapsed).toBeGreaterThanOrEqual(45);
-    expect(elapsed).toBeLessThan(1000);
     expect(calls).toHaveLength(1);
   });
 
   it('applies to each attempt of a safe call, then throws the timeout', async () => {
     const { transport, calls } = rig(['hang'], { timeoutMs: 30, attempts: 2 });
-    const started = performance.now();
-    const error = await failure(transport.send(STATUS));
-    expect(error).toBeInstanceOf(ProviderTimeoutError);
+    const call = watched(transport.send(STATUS));
+    await vi.advanceTimersByTimeAsync(59);
+    expect(call.settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await call.error).toBeInstanceOf(ProviderTimeoutError);
     expect(calls).toHaveLength(2);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
   });
 
   it("a call's own timeoutMs overrides the transport's", async () => {
     const { transport } = rig(['hang'], { timeoutMs: 60_000 });
-    const started = performance.now();
-    const error = await failure(transport.send({ ...INITIATE, timeoutMs: 40 }));
-    expect(error).toBeInstanceOf(ProviderTimeoutError);
-    expect(performance.now() - started).toBeLessThan(1000);
+    const call = watched(transport.send({ ...INITIATE, timeoutMs: 40 }));
+    await vi.advanceTimersByTimeAsync(39);
+    expect(call.settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await call.error).toBeInstanceOf(ProviderTimeoutError);
   });
 
   it('the fetch is given an AbortSignal that fires at the deadline', async () => {
@@ -455,7 +474,9 @@ describe('the deadline (real timers)', () => {
       fetch,
       timeoutMs: 30,
     });
-    await failure(transport.send(INITIATE));
+    const call = watched(transport.send(INITIATE));
+    await vi.advanceTimersByTimeAsync(30);
+    await call.error;
     expect(signal?.aborted).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BANK_INITIATION,
   call,
+  deliveriesEnded,
   eventually,
   paymentStatus,
   sandboxPerTest,
@@ -201,7 +202,7 @@ describe('the bank control', () => {
       await decide(declined.reference, false);
       await call(sandbox, 'POST', '/__sandbox/clock', { advanceSeconds: 2 });
       await receiver.waitFor(2);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await deliveriesEnded(sandbox);
       const events = Object.fromEntries(
         receiver.received.map((hook) => [hook.json.data.paymentReference, hook.json]),
       );

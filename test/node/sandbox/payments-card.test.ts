@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   call,
   cardInitiation,
+  deliveriesEnded,
   paymentStatus,
   sandboxPerTest,
   startWebhookReceiver,
@@ -233,7 +234,7 @@ describe('finalize twice', () => {
       expect(second.status).toBe(200);
       expect(second.body.value).toEqual(first.body.value);
       await receiver.waitFor(1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await deliveriesEnded(sandbox);
       expect(receiver.received).toHaveLength(1);
       expect(receiver.received[0]?.json.event).toBe(event);
       expect(receiver.received[0]?.json.data.paymentReference).toBe(reference);

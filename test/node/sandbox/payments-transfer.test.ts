@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   call,
+  deliveriesEnded,
   paymentStatus,
   sandboxPerTest,
   startWebhookReceiver,
@@ -181,9 +182,9 @@ describe('webhooks', () => {
     await receiver.close();
   });
 
+  /** Every delivery has ended: a duplicate or a retry would have reached the receiver by now. */
   async function settleQuietly() {
-    // Long enough for a duplicate or a retry with the fast test delays to show up.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await deliveriesEnded(sandbox);
   }
 
   it('sends exactly one payment.success with the payment and the delivery headers', async () => {

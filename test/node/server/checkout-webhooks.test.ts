@@ -75,8 +75,11 @@ describe('delivery faults', () => {
       faults: [{ endpoint: 'webhook', steps: [{ type: 'outOfOrder' }, { type: 'duplicate' }] }],
     });
     await control(on, 'POST', `/__sandbox/payments/${a.reference}/transfer`);
-    // A's webhook is held back: nothing yet.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A's webhook is held back (the sandbox has not tried to send it yet), and the companion has
+    // finished whatever it was doing: nothing yet.
+    const { webhooks: held } = await control(on, 'GET', '/__sandbox/webhooks');
+    expect(held).toMatchObject([{ reference: a.reference, state: 'pending', attempts: 0 }]);
+    await on.handler.idle();
     expect(on.paymentOutcomes).toEqual([]);
     await control(on, 'POST', `/__sandbox/payments/${b.reference}/transfer`, { amount: 1 });
     await webhooksSettled(on);
@@ -318,7 +321,7 @@ describe('the merchant’s hook', () => {
       orderId: 'order-ngn:w10',
     });
 
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // past the status cache
+    await on.advance(1.1); // past the status cache, on the companion's clock
     await call(on, 'GET', '/status', { token });
     await call(on, 'POST', '/webhooks', { body: forgedSuccess(reference) });
     await on.handler.idle();

@@ -10,6 +10,7 @@ import {
   companionCall as call,
   control,
   startCompanion,
+  webhooksSettled,
 } from '../../helpers/companion';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -59,11 +60,11 @@ it('shows a one-time link paid through the checkout as Paid, and leaves an unpai
   });
   expect(initiated.status, initiated.text).toBe(200);
   await control(rig, 'POST', `/__sandbox/payments/${initiated.body.payment.reference}/transfer`);
-  const end = Date.now() + 10_000;
-  while (!rig.paymentOutcomes.some((outcome) => outcome.linkAlias === paidAlias)) {
-    if (Date.now() > end) throw new Error('the link payment was never reported');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await webhooksSettled(rig);
+  expect(
+    rig.paymentOutcomes.some((outcome) => outcome.linkAlias === paidAlias),
+    'the link payment was reported',
+  ).toBe(true);
 
   const listed = await (await fetch(`${office}/links`)).json();
   const statusOf = (alias: string) =>

@@ -317,7 +317,8 @@ describe.runIf(hasRedisServer())('Redis store', () => {
     const store = createRedisStore({ client, prefix: 'given:' });
     const heard: unknown[] = [];
     store.subscribe('events:R1', (event) => heard.push(event.value));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Subscribe then read, as /events does: what is appended after the read is heard.
+    await store.read('events:R1');
     await store.append('events:R1', 'x');
     await expect.poll(() => heard).toEqual(['x']);
     const before = Number(/connected_clients:(\d+)/.exec(await client.info('clients'))?.[1]);
@@ -389,7 +390,8 @@ describe.runIf(hasRedisServer())('Redis store', () => {
     const writer = createRedisStore({ url: redisUrl(), prefix: 'drop:' });
     const heard: unknown[] = [];
     holder.subscribe('events:R1', (event) => heard.push(event.value));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Subscribe then read, as /events does: what is appended after the read is heard.
+    await holder.read('events:R1');
     await writer.append('events:R1', 'before');
     await expect.poll(() => heard).toEqual(['before']);
     // The subscriber's connection dies; what is published until ioredis reconnects is lost to it.
