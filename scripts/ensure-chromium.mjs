@@ -30,7 +30,7 @@ if (apt) {
   const [command, ...prefix] = [...sudo, 'apt-get'];
   if (
     run(command, [...prefix, 'update']) &&
-    run(command, [...prefix, 'install', '-y', 'chromium']) &&
+    run(command, [...prefix, 'install', '-y', 'chromium', 'chromium-headless-shell']) &&
     (await findChromium())
   ) {
     process.exit(0);

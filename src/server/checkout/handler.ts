@@ -2,15 +2,14 @@
  * The companion as one function from Request to Response. It answers only what a checkout
  * needs — start, initiate, the authentication check, finalize, status, the status stream, the
  * bank's return page, the challenge page — and the provider's webhooks. No payouts, no links,
- * no list, no pass-through: nothing else answers. Here: the parts wired together, the origin
- * rules and the dispatch; each route's work is in routes.ts, the token's check in call-claims.ts.
+ * no list, no pass-through: nothing else answers. Here: the parts wired together and the
+ * dispatch; whose pages may call is checkout-origins.ts, each route's work routes.ts, the
+ * token's check call-claims.ts, a checkout's event-stream places event-stream-slots.ts.
  */
 import { createProviderClock } from '../../protocol/provider-clock';
 import { createProviderClient } from '../../provider/client';
 import { createProviderTransport } from '../../provider/transport';
 import {
-  allowOrigin,
-  answerHeaders,
   CheckoutError,
   createScriptFiles,
   failureAnswer,
@@ -19,8 +18,6 @@ import {
   jsonAnswer,
   preflightAnswer,
   SCRIPT_PATH,
-  type ShopOrigins,
-  shopOriginsOf,
 } from '../http';
 import {
   createBackgroundWork,
@@ -31,7 +28,9 @@ import {
 import { createMemoryStore } from '../store';
 import { createAttemptLimits, resolveLimits } from './attempt-limits';
 import { createCallClaims } from './call-claims';
-import { CARD_PATH, cardFrameAsset, cardPreflight, checkCardOrigin } from './card-frame';
+import { cardFrameAsset, cardPreflight, checkCardOrigin } from './card-frame';
+import { createCheckoutOrigins } from './checkout-origins';
+import { createEventStreamSlots } from './event-stream-slots';
 import { createHostedCard } from './hosted-card';
 import { type CheckoutHandlerOptions, checkOptions, tokenSecretsOf } from './options';
 import { createOutcomes, PAYMENT_QUEUE } from './outcomes';
@@ -54,8 +53,6 @@ const MAX_EVENT_STREAMS_PER_CHECKOUT = 20;
 const HEALTH_PATH = '/health';
 /** Default of runDueWork's maxJobs: a minute's cron call ends well inside a function's time. */
 const MAX_JOBS_PER_RUN = 1000;
-/** What a checkout past its stream count is told to wait: a stream closes when a tab does. */
-const STREAM_RETRY_AFTER_SECONDS = 5;
 
 export interface CheckoutHandler {
   (request: Request): Promise<Response>;
@@ -152,9 +149,6 @@ export function createCheckoutHandlerWith(
     now,
     options.validationCacheMs ?? VALIDATION_CACHE_MS,
   );
-  // Open event streams per checkout (its sid), on this instance: see eventStreamSlot.
-  const maxStreams = options.maxEventStreamsPerCheckout ?? MAX_EVENT_STREAMS_PER_CHECKOUT;
-  const openStreams = new Map<string, number>();
   let jobs: JobPicker | undefined;
   const jobPicker = () => jobs as JobPicker;
   const outcomes = createOutcomes({
@@ -214,92 +208,11 @@ export function createCheckoutHandlerWith(
     hosted,
   });
 
-  /**
-   * Takes one of a checkout's event-stream places, or refuses with 429: one token held 3,000
-   * open streams (issue 20, item 4). Counted per instance, in memory: a count in the shared store
-   * would outlive an instance killed with its streams open (nothing would give those places
-   * back), and a stranger spread over N instances still holds at most N × the limit. Answers the
-   * release, called once when the stream ends.
-   */
-  function eventStreamSlot(checkoutId: string): () => void {
-    const held = openStreams.get(checkoutId) ?? 0;
-    if (held >= maxStreams) {
-      throw new CheckoutError(
-        'rate_limited',
-        `This checkout already has ${maxStreams} open event streams; close one or try again shortly.`,
-        { retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS },
-      );
-    }
-    openStreams.set(checkoutId, held + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (openStreams.get(checkoutId) ?? 1) - 1;
-      if (left <= 0) openStreams.delete(checkoutId);
-      else openStreams.set(checkoutId, left);
-    };
-  }
-
-  /** The shop's origins as each request names them, worked out once a request (~10 µs). */
-  const shopOrigins = new WeakMap<Request, ShopOrigins>();
-  function shopOriginsFor(request: Request): ShopOrigins {
-    let origins = shopOrigins.get(request);
-    if (!origins) {
-      origins = shopOriginsOf(request);
-      shopOrigins.set(request, origins);
-    }
-    return origins;
-  }
-
-  /** Where the companion's URLs point: publicUrl, or the shop's origin as the request names it. */
-  function publicUrlOf(request: Request): string {
-    return options.publicUrl?.replace(/\/+$/, '') ?? shopOriginsFor(request).expected + basePath;
-  }
-
-  /**
-   * The shop's own pages (publicUrl's origin, or any the request names for this server: see
-   * shop-origin.ts for why the proxy headers may be believed here), or one the merchant allowed.
-   */
-  function originAllowed(origin: string, request: Request): boolean {
-    return (
-      origin === publicOrigin ||
-      allowedOrigins.has(origin) ||
-      shopOriginsFor(request).accepted.has(origin)
-    );
-  }
-
-  /**
-   * Every refusal of a page's call, in the log (issue 21: a proxy set-up refused every call and
-   * said nothing): the origin refused, the one expected, and what would let it in.
-   */
-  function logRefusal(request: Request, path: string, failure: CheckoutError): void {
-    const origin = request.headers.get('origin');
-    const shown = origin === null ? null : origin.slice(0, 200);
-    const card = path === CARD_PATH;
-    const expected = card
-      ? 'null (the card frame)'
-      : (publicOrigin ?? shopOriginsFor(request).expected);
-    const allow = card
-      ? 'none: card details are taken from the card frame alone'
-      : shown === null || shown === 'null'
-        ? 'none: a cross-site call without an origin (a sandboxed frame, a file) is never taken'
-        : `publicUrl: '${shown}${basePath}' if ${shown} is this shop's own address (or let the proxy in front send X-Forwarded-Proto and X-Forwarded-Host), or allowedOrigins: ['${shown}'] if it is another site of yours`;
-    logger.warn(`paydrop: ${failure.code}: refused ${request.method} ${path} from ${shown}`, {
-      origin: shown,
-      expected,
-      allow,
-    });
-  }
-
-  function corsHeaders(request: Request): Headers {
-    // Marked for a request of this package's Node adapter: its JSON answers skip a body stream.
-    const headers = answerHeaders(request);
-    allowOrigin(headers, request.headers.get('origin'), allowedOrigins, {
-      expose: 'x-request-id, retry-after',
-    });
-    return headers;
-  }
+  const eventStreamSlot = createEventStreamSlots(
+    options.maxEventStreamsPerCheckout ?? MAX_EVENT_STREAMS_PER_CHECKOUT,
+  );
+  const { shopOriginsFor, publicUrlOf, originAllowed, logRefusal, corsHeaders } =
+    createCheckoutOrigins({ publicUrl: options.publicUrl, allowedOrigins, basePath, logger });
 
   const json = (body: unknown, headers: Headers, status = 200) => jsonAnswer(body, status, headers);
   const ROUTES = createCheckoutRoutes({
