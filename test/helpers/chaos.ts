@@ -76,6 +76,25 @@ const chaosLogger = process.env.PAYDROP_CHAOS_LOG
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The companions' limit on a provider call, and the latency fault that outlasts it. The sandbox,
+ * the companions and the customers share this process's one event loop: on a loaded machine an
+ * ordinary call took more than 800 ms, and an initiation (never retried: a second one would be a
+ * second payment) answered 504 for most of the run, so the customers' part alone took up to
+ * a minute and the test's 90 s ran out. 2 s leaves ordinary calls room; the fault still times out.
+ */
+const PROVIDER_MS = 2000;
+const LATENCY_FAULT_MS = 3000;
+
+/**
+ * How long a customer waits before pressing "Pay" again after an error (100 ms, doubling, up to
+ * a second): the widget never starts a payment again by itself, a person does, so not 20 times a
+ * second as the 50 ms retries did, adding their calls to the loaded event loop above.
+ */
+function againAfter(tries: number): number {
+  return Math.min(1000, 100 * 2 ** tries);
+}
+
 /** mulberry32, as the sandbox's faults: a run is replayed from its seed. */
 function seeded(seed: number): () => number {
   let state = seed >>> 0;
@@ -129,7 +148,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const rig: CompanionRig = await startCompanion(
     {
       resolveLink: (alias) => links.get(alias) ?? null,
-      timeouts: { providerMs: 800 },
+      timeouts: { providerMs: PROVIDER_MS },
       // Hundreds of customers played from one loopback address: no per-address limits (issue 20),
       // which a real shop's customers would not meet this way.
       clientAddress: () => null,
@@ -156,7 +175,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     if (options.secondStore)
       second = await startSecondInstance(rig, {
         resolveLink: (alias) => links.get(alias) ?? null,
-        timeouts: { providerMs: 800 },
+        timeouts: { providerMs: PROVIDER_MS },
         clientAddress: () => null,
         onPaymentOutcome: (outcome) => {
           paymentOutcomes.push({ outcome, at: Date.now() });
@@ -210,7 +229,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         {
           endpoint: '*',
           chance: share / (1 - 3 * share),
-          step: { type: 'latency', ms: 1000 },
+          step: { type: 'latency', ms: LATENCY_FAULT_MS },
         },
         { endpoint: 'webhook', chance: 0.1, step: { type: 'duplicate' } },
         { endpoint: 'webhook', chance: 0.1, step: { type: 'outOfOrder' } },
@@ -230,10 +249,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const body = checkout.kind.startsWith('link-')
         ? { link: checkout.key }
         : { order: checkout.key };
-      for (;;) {
+      for (let tries = 0; ; tries++) {
         const answer = await companion('POST', '/session', body);
         if (answer.status === 200) return answer.body.token as string;
-        await pause(50);
+        await pause(againAfter(tries));
       }
     }
 
@@ -243,7 +262,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       channel: string,
       extra: Record<string, unknown>,
     ): Promise<{ token: string; reference: string; status: string; virtual: boolean }> {
-      for (;;) {
+      for (let tries = 0; ; tries++) {
         const answer = await companion('POST', '/initiate', { channel, ...extra }, sessionToken);
         if (answer.status === 200) {
           return {
@@ -262,7 +281,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
             virtual: false,
           };
         }
-        await pause(50);
+        await pause(againAfter(tries));
       }
     }
 

@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from 'vitest';
 import { createPostgresStore } from '../../src/server/store/postgres';
 import { createRedisStore } from '../../src/server/store/redis';
@@ -17,6 +18,16 @@ import { type CheckoutStore, createMemoryStore } from '../../src/server/store/st
 import { FakeClock } from './fake-clock';
 import { hasPostgresServer, type RunningPostgres, startPostgres } from './postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from './redis';
+
+/**
+ * Another client's transaction that has set a key and stays open until `land` commits it (a
+ * commit of another instance in flight); `blocked` says how many sessions wait on a lock
+ * meanwhile.
+ */
+export interface WriteInFlight {
+  blocked(): Promise<number>;
+  land(): Promise<void>;
+}
 
 /** The server of a shared store, taken down and brought back (an outage). */
 export interface StoreOutage {
@@ -38,12 +49,18 @@ export interface StoreUnderTest {
    * only through `advance`; Redis counts expiry on its own server, where a test polls for it.
    */
   readonly clock: FakeClock;
+  /**
+   * PostgreSQL: another client's open transaction that sets `key` to the JSON `text` (for an
+   * hour), so a test can show a commit waits for it and sees what it wrote.
+   */
+  readonly inFlight?: ((key: string, text: string) => Promise<WriteInFlight>) | undefined;
 }
 
 interface StoreKind {
   readonly open: () => CheckoutStore;
   readonly shared: boolean;
   readonly outage?: StoreOutage;
+  readonly inFlight?: (key: string, text: string) => Promise<WriteInFlight>;
 }
 
 /**
@@ -117,6 +134,29 @@ export function eachStore(title: string, tests: (store: StoreUnderTest) => void)
             down: async () => postgres?.halt(),
             up: async () => postgres?.resume(),
           },
+          inFlight: async (key, text) => {
+            const client = new pg.Client({ connectionString: url });
+            await client.connect();
+            await client.query('BEGIN');
+            await client.query(
+              `INSERT INTO paydrop_values (key, value, expires_at) VALUES ($1, $2, $3)
+               ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+              [key, text, now() + 3_600_000],
+            );
+            return {
+              async blocked() {
+                // pg_locks is read live (pg_stat_activity would be a snapshot in a transaction).
+                const { rows } = await client.query(
+                  'SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted',
+                );
+                return rows[0].waiting as number;
+              },
+              async land() {
+                await client.query('COMMIT');
+                await client.end();
+              },
+            };
+          },
         };
       },
       async () => {
@@ -165,6 +205,9 @@ function kind(
       },
       get outage() {
         return given().outage;
+      },
+      get inFlight() {
+        return given().inFlight;
       },
       clock,
     });

@@ -3,28 +3,23 @@
  * declines per order, per checkout and per client address; payments created per order and per
  * address. Counted in the CheckoutStore, so they hold across instances.
  *
- * How it counts: a limit of N per window is N slots, `${key}:${i}`, each taken with the store's
- * `add` (set-if-absent, the primitive every store already makes atomic) and expiring one window
- * after it was taken. An attempt takes any free slot; none free means the limit is reached, and
- * the earliest slot's expiry is when one frees again (Retry-After). That is an exact sliding-window
- * log across instances on the existing contract, with no `increment` to add to three stores (and
- * to the store work another branch has under way). It costs one `add` while slots are free (the
- * probe starts at a random slot), and when full, one scan of N that leaves a `full` marker until
- * the first slot frees, so an attacker past the limit costs one `get` a request.
+ * How it counts: each limit is a sliding window of N per period kept at one key, the places
+ * taken in it with when each ends (the store's `take` write, issue 25 item 2). A place is taken
+ * by a write in the call's own commit, beside the order's lock (initiation-guards.ts), so a
+ * call costs no transaction of its own for its counters; a full window fails that commit, and
+ * the window as read says when a place frees again (Retry-After). Exact across instances: the
+ * store takes a place and checks the window's count in one step.
  */
 import { CheckoutError } from '../http';
 import {
   type CheckoutStore,
   checkFields,
-  checkTrue,
   createRecords,
   put,
-  putNew,
   recordKind,
-  remove,
   type StoreWrite,
+  windowEntries,
 } from '../store';
-import { limitSlotKind } from './checkout-records';
 
 /** The limits' numbers, all per sliding window; every one is an option (docs/server.md, "Limits against card testing"). */
 export interface CheckoutLimits {
@@ -127,18 +122,8 @@ export interface CardAttemptContext extends AttemptContext {
   readonly request: Request | null;
 }
 
-/** Gives back what a check counted, when the attempt never reached the provider. */
-export type Release = () => Promise<void>;
-
-/** A card payment's decline was counted (by its reference): once. */
-const cardDeclinedKind = recordKind<true>({
-  name: 'card-declined',
-  ttlMs: 24 * 3600 * 1000,
-  check: checkTrue,
-});
-
 /** Who attempted a card payment (by its reference), so its decline is counted against them. */
-const cardAttemptKind = recordKind<AttemptContext>({
+export const cardAttemptKind = recordKind<AttemptContext>({
   name: 'card-attempt',
   ttlMs: 24 * 3600 * 1000,
   check: checkFields<AttemptContext>({
@@ -151,74 +136,12 @@ const cardAttemptKind = recordKind<AttemptContext>({
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
-/**
- * A window of N slots in the store (see the file's comment). `take` spends one and says whether
- * there was one; `reached` says whether all are spent, without spending.
- */
-function createSlots(store: CheckoutStore, now: () => number) {
-  const typed = createRecords(store);
-  /** Every slot of a window, in one read. */
-  const slotsOf = (key: string, limit: number) =>
-    typed.getMany(
-      Array.from({ length: limit }, (_, slot) => [limitSlotKind, `${key}:${slot}`] as const),
-    );
-
-  async function fullUntil(key: string): Promise<number | undefined> {
-    const until = await typed.get(limitSlotKind, `${key}:full`);
-    return until !== undefined && until > now() ? until : undefined;
-  }
-
-  /** All N slots spent: mark it until the first frees, and say when that is. */
-  async function markFull(key: string, limit: number, windowMs: number): Promise<number> {
-    const times = (await slotsOf(key, limit)).filter((value) => value !== undefined);
-    // Fewer than N: slots freed meanwhile; a second from now is soon enough to look again.
-    const until = times.length < limit ? now() + 1000 : Math.min(...times);
-    const ttl = Math.max(1, Math.min(until - now(), windowMs));
-    await typed.commit([put(limitSlotKind, `${key}:full`, until, ttl)]);
-    return until;
-  }
-
-  return {
-    /** Spends a slot: true when one was free; else when one frees again. */
-    async take(
-      key: string,
-      limit: number,
-      windowMs: number,
-    ): Promise<{ ok: true; slot: string } | { ok: false; until: number }> {
-      const marked = await fullUntil(key);
-      if (marked !== undefined) return { ok: false, until: marked };
-      const start = Math.floor(Math.random() * limit);
-      for (let step = 0; step < limit; step++) {
-        const slot = `${key}:${(start + step) % limit}`;
-        if (await typed.commit([putNew(limitSlotKind, slot, now() + windowMs, windowMs)]))
-          return { ok: true, slot };
-      }
-      return { ok: false, until: await markFull(key, limit, windowMs) };
-    },
-
-    /** Spends a slot if one is free, and marks the window full once none is left. */
-    async record(key: string, limit: number, windowMs: number): Promise<void> {
-      if ((await fullUntil(key)) !== undefined) return;
-      const start = Math.floor(Math.random() * limit);
-      for (let step = 0; step < limit; step++) {
-        const slot = (start + step) % limit;
-        if (
-          await typed.commit([putNew(limitSlotKind, `${key}:${slot}`, now() + windowMs, windowMs)])
-        )
-          break;
-      }
-      const values = await slotsOf(key, limit);
-      if (values.every((value) => value !== undefined)) await markFull(key, limit, windowMs);
-    },
-
-    /** When the window frees again if it is full (as recorded), else undefined. */
-    reached: fullUntil,
-
-    /** Gives a slot back (`take`'s), and the window's full mark with it. */
-    async give(key: string, slot: string): Promise<void> {
-      await typed.commit([remove(limitSlotKind, slot), remove(limitSlotKind, `${key}:full`)]);
-    },
-  };
+/** One limit: the window's key, how many places it has, for how long, and what a full one says. */
+export interface LimitWindow {
+  readonly key: string;
+  readonly limit: number;
+  readonly windowMs: number;
+  readonly message: string;
 }
 
 export interface AttemptLimitsDeps {
@@ -243,78 +166,152 @@ const CARD_MESSAGE = 'Too many card attempts for this payment; come back later o
 export function createAttemptLimits(deps: AttemptLimitsDeps) {
   const { store, now, limits } = deps;
   const typed = createRecords(store);
-  const slots = createSlots(store, now);
   const cardWindow = limits.cardWindowSeconds * 1000;
 
-  /** The counters of a card attempt or decline: per order, checkout and address. */
-  function cardCounters(context: AttemptContext, kind: 'attempts' | 'declines') {
+  /** The windows of a card attempt or decline: per order, checkout and address. */
+  function cardWindows(context: AttemptContext, kind: 'attempts' | 'declines'): LimitWindow[] {
     const perOrder =
       kind === 'attempts' ? limits.cardAttemptsPerOrder : limits.cardDeclinesPerOrder;
     const perCheckout =
       kind === 'attempts' ? limits.cardAttemptsPerCheckout : limits.cardDeclinesPerCheckout;
     const perAddress =
       kind === 'attempts' ? limits.cardAttemptsPerAddress : limits.cardDeclinesPerAddress;
+    const window = (key: string, limit: number): LimitWindow => ({
+      key,
+      limit,
+      windowMs: cardWindow,
+      message: CARD_MESSAGE,
+    });
     return [
       ...(context.orderId !== null
-        ? [{ key: `limit:card-${kind}:order:${context.orderId}`, limit: perOrder }]
+        ? [window(`limit:card-${kind}:order:${context.orderId}`, perOrder)]
         : []),
-      { key: `limit:card-${kind}:checkout:${context.checkoutId}`, limit: perCheckout },
+      window(`limit:card-${kind}:checkout:${context.checkoutId}`, perCheckout),
       ...(context.address !== null
-        ? [{ key: `limit:card-${kind}:address:${context.address}`, limit: perAddress }]
+        ? [window(`limit:card-${kind}:address:${context.address}`, perAddress)]
         : []),
     ];
   }
 
-  /** Takes a slot of each counter, or refuses; what to give back should nothing be attempted. */
-  async function takeAll(
-    counters: readonly { key: string; limit: number }[],
-    windowMs: number,
-    message: string,
-  ): Promise<Release> {
-    const taken: Array<{ key: string; slot: string }> = [];
-    const release = async () => {
-      for (const { key, slot } of taken) await slots.give(key, slot);
-    };
-    for (const { key, limit } of counters) {
-      const answer = await slots.take(key, limit, windowMs);
-      if (!answer.ok) {
-        await release();
-        throw limited(answer.until, now(), message);
-      }
-      taken.push({ key, slot: answer.slot });
-    }
-    return release;
+  /**
+   * When a window as read (its stored value) is full: the 429 to answer, with Retry-After at the
+   * time enough of its places have ended; undefined while a place is free.
+   */
+  function fullness(window: LimitWindow, value: unknown): CheckoutError | undefined {
+    const ends = windowEntries(value, now())
+      .map(([end]) => end)
+      .sort((a, b) => a - b);
+    if (ends.length < window.limit) return undefined;
+    const until = ends[ends.length - window.limit] ?? now() + 1000;
+    return limited(until, now(), window.message);
+  }
+
+  /**
+   * The writes that count a card payment's decline (or failed challenge) against its order,
+   * checkout and address: a place in each decline window, once per reference (its id), and none
+   * when the window is full already. `seen` is who attempted it as remembered; `fallback` who it
+   * belongs to when the companion did not see it initiated (the hosted page: no address).
+   */
+  function declineWrites(
+    reference: string,
+    seen: AttemptContext | undefined,
+    fallback?: AttemptContext,
+  ): StoreWrite[] {
+    const context = seen ?? fallback;
+    if (!context) return [];
+    return cardWindows(context, 'declines').map((window) => ({
+      op: 'take',
+      key: window.key,
+      id: reference,
+      limit: window.limit,
+      at: now(),
+      windowMs: window.windowMs,
+      whenFull: 'skip',
+    }));
   }
 
   return {
     limits,
 
+    /** Payments started from one address per hour, every channel; none for an unknown address. */
+    addressWindow(address: string | null): LimitWindow | undefined {
+      if (address === null) return undefined;
+      return {
+        key: `limit:payments:address:${address}`,
+        limit: limits.paymentsPerAddressPerHour,
+        windowMs: HOUR_MS,
+        message: 'Too many payments started from here; come back later.',
+      };
+    },
+
+    /** Payments created for one order per day, every channel; none for a payment link's checkout. */
+    orderWindow(orderId: string | null): LimitWindow | undefined {
+      if (orderId === null) return undefined;
+      return {
+        key: `limit:payments:order:${orderId}`,
+        limit: limits.paymentsPerOrderPerDay,
+        windowMs: DAY_MS,
+        message: 'Too many payments were started for this order today; come back later.',
+      };
+    },
+
+    /** The windows a card attempt takes a place in, declined or not. */
+    cardAttemptWindows: (context: AttemptContext) => cardWindows(context, 'attempts'),
+    /** The windows whose being full refuses a card attempt: declines per order, checkout, address. */
+    cardDeclineWindows: (context: AttemptContext) => cardWindows(context, 'declines'),
+
+    /** The write that takes place `id` in the window, for the call's commit (fails it when full). */
+    take(window: LimitWindow, id: string): StoreWrite {
+      return {
+        op: 'take',
+        key: window.key,
+        id,
+        limit: window.limit,
+        at: now(),
+        windowMs: window.windowMs,
+        whenFull: 'fail',
+      };
+    },
+
+    /** The write that gives place `id` back, when what it counted never reached the provider. */
+    give(window: LimitWindow, id: string): StoreWrite {
+      return { op: 'give', key: window.key, id };
+    },
+
+    /** Every window's value in one read, for `refusal`. */
+    read(windows: readonly LimitWindow[]): Promise<unknown[]> {
+      return store.getMany(windows.map((window) => window.key));
+    },
+
+    /** The 429 of the first of `windows` that is full as read (`values` in their order). */
+    refusal(
+      windows: readonly LimitWindow[],
+      values: readonly unknown[],
+    ): CheckoutError | undefined {
+      for (const [place, window] of windows.entries()) {
+        const refused = fullness(window, values[place]);
+        if (refused) return refused;
+      }
+      return undefined;
+    },
+
     /**
-     * Before a card reaches the provider, through either card path: refuses with 429
-     * `rate_limited` (and Retry-After) when this order, checkout or address has had too many
-     * declines or attempts in the window, or when the merchant's own check says no; otherwise
-     * counts the attempt. Throws the CheckoutError to answer. Returns what gives the attempt
-     * back, for when the provider never got it (an outage must not spend a customer's tries).
+     * The merchant's own check before a card reaches the provider (a CAPTCHA), on either card
+     * path: throws the CheckoutError to answer (403) when it says no or fails.
      */
-    async beforeCardAttempt(context: CardAttemptContext): Promise<Release> {
-      for (const { key } of cardCounters(context, 'declines')) {
-        const until = await slots.reached(key);
-        if (until !== undefined) throw limited(until, now(), CARD_MESSAGE);
+    async askMerchant(context: CardAttemptContext): Promise<void> {
+      if (!deps.beforeCardAttempt) return;
+      let answer: unknown;
+      try {
+        answer = await deps.beforeCardAttempt(context);
+      } catch (error) {
+        if (error instanceof CheckoutError) throw error;
+        throw new CheckoutError('forbidden', 'The shop did not accept this card attempt.', {
+          cause: error,
+        });
       }
-      if (deps.beforeCardAttempt) {
-        let answer: unknown;
-        try {
-          answer = await deps.beforeCardAttempt(context);
-        } catch (error) {
-          if (error instanceof CheckoutError) throw error;
-          throw new CheckoutError('forbidden', 'The shop did not accept this card attempt.', {
-            cause: error,
-          });
-        }
-        if (answer === false)
-          throw new CheckoutError('forbidden', 'The shop did not accept this card attempt.');
-      }
-      return takeAll(cardCounters(context, 'attempts'), cardWindow, CARD_MESSAGE);
+      if (answer === false)
+        throw new CheckoutError('forbidden', 'The shop did not accept this card attempt.');
     },
 
     /** Remembers who attempted a card payment, so its decline, however learned, is counted. */
@@ -322,66 +319,18 @@ export function createAttemptLimits(deps: AttemptLimitsDeps) {
       return put(cardAttemptKind, reference, context);
     },
 
-    /**
-     * A card payment was declined (or failed its challenge): counted once per reference, against
-     * its order, checkout and address. `fallback` is who it belongs to when the companion did not
-     * see it initiated (the hosted page: no address).
-     */
+    declineWrites,
+
+    /** Counts a card payment's decline on its own: one read of who attempted it, one commit. */
     async cardDeclined(reference: string, fallback?: AttemptContext): Promise<void> {
-      if (!(await typed.commit([putNew(cardDeclinedKind, reference, true, cardWindow)]))) return;
-      const seen = await typed.get(cardAttemptKind, reference);
-      const context = seen ?? fallback;
-      if (!context) return;
-      for (const { key, limit } of cardCounters(context, 'declines'))
-        await slots.record(key, limit, cardWindow);
-    },
-
-    /**
-     * Before a new payment is created, any channel: the per-address hourly budget. Taken before
-     * the order's lock, so a flood from one address is bounded before it can crowd the real
-     * customer out of the lock.
-     */
-    async beforeInitiation(address: string | null): Promise<void> {
-      if (address === null) return;
-      const taken = await slots.take(
-        `limit:payments:address:${address}`,
-        limits.paymentsPerAddressPerHour,
-        HOUR_MS,
+      const writes = declineWrites(
+        reference,
+        await typed.get(cardAttemptKind, reference),
+        fallback,
       );
-      if (!taken.ok)
-        throw limited(taken.until, now(), 'Too many payments started from here; come back later.');
-    },
-
-    /** Before a payment is created for an order: its daily budget; what gives it back. */
-    async beforeNewPayment(orderId: string | null): Promise<Release> {
-      if (orderId === null) return async () => {};
-      return takeAll(
-        [{ key: `limit:payments:order:${orderId}`, limit: limits.paymentsPerOrderPerDay }],
-        DAY_MS,
-        'Too many payments were started for this order today; come back later.',
-      );
+      if (writes.length > 0) await typed.commit(writes);
     },
   };
 }
 
 export type AttemptLimits = ReturnType<typeof createAttemptLimits>;
-
-/**
- * Takes a lock (the store's `add`), waiting up to `waitMs` for whoever holds it, looking again
- * every 100 ms: a flood on one order id slows the real customer rather than turning them away
- * with 409 at once. False when it was still held at the end.
- */
-export async function takeLockWaiting(
-  store: CheckoutStore,
-  key: string,
-  ttlMs: number,
-  waitMs: number,
-  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-): Promise<boolean> {
-  const step = 100;
-  for (let waited = 0; ; waited += step) {
-    if (await store.add(key, true, ttlMs)) return true;
-    if (waited + step > waitMs) return false;
-    await sleep(step);
-  }
-}

@@ -7,13 +7,14 @@ import { CHANNELS, type Channel, type Money, type PaymentStatus } from '../../pr
 import type { PaymentFailureReason, VirtualAccountWire } from '../../protocol/contract';
 import {
   checkFields,
-  checkNumber,
   checkOneOf,
   checkString,
   checkStrings,
   checkTrue,
   isObject,
   recordKind,
+  type WindowEntry,
+  windowEntries,
 } from '../store';
 
 export const DAY_MS = 24 * 3600 * 1000;
@@ -179,10 +180,17 @@ export const lookupKind = recordKind<'asking' | 'absent'>({
   ttlMs: 60_000,
   check: checkOneOf(['asking', 'absent'] as const),
 });
-/** A number of the attempt limits: a spent slot's end, or a full window's end. */
-export const limitSlotKind = recordKind<number>({
+/**
+ * A window of the attempt limits (issue 20): the places taken in it, `[end, id]` each, as the
+ * store's `take` keeps them (issue 25 item 2). Kept as long as its newest place.
+ */
+export const limitWindowKind = recordKind<WindowEntry[]>({
   name: 'limit',
   ttlMs: 3600 * 1000,
-  check: checkNumber,
-  key: (slot) => slot,
+  check: (value) => {
+    if (!Array.isArray(value)) return undefined;
+    const entries = windowEntries(value);
+    return entries.length === value.length ? entries : undefined;
+  },
+  key: (window) => window,
 });

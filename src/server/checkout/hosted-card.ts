@@ -23,6 +23,7 @@ import {
   putNew,
   recordKind,
   remove,
+  type StoreWrite,
 } from '../store';
 import type { AttemptContext, AttemptLimits } from './attempt-limits';
 import { CARD } from './channels';
@@ -122,7 +123,8 @@ export function createHostedCard({
     /**
      * The page for this order: the one already made, while it is not paid and not old, else a
      * new one-time link at the decided amount. Whatever the customer saw on a page before
-     * (a payment, a cancel) is forgotten, so the widget waits for what this visit does.
+     * (a payment, a cancel) is forgotten, so the widget waits for what this visit does. Answers
+     * the page and the writes that remember it, for the opening call's one closing commit.
      */
     async open(input: {
       readonly checkoutId: string;
@@ -133,7 +135,7 @@ export function createHostedCard({
       readonly returnUrl: string;
       readonly returnTo: string | null;
       readonly opener: AttemptContext;
-    }): Promise<HostedCardAttempt> {
+    }): Promise<{ page: HostedCardAttempt; writes: StoreWrite[] }> {
       const known = await typed.get(hostedPageOfKind, input);
       const existing = known ? await attempt(known) : undefined;
       if (
@@ -143,12 +145,14 @@ export function createHostedCard({
         existing.amount.currency === input.amount.currency
       ) {
         const updated = { ...existing, returnTo: input.returnTo, opener: input.opener };
-        await typed.commit([
-          remove(hostedPaymentKind, existing.alias),
-          remove(hostedCancelledKind, existing.alias),
-          put(hostedPageKind, existing.alias, updated),
-        ]);
-        return updated;
+        return {
+          page: updated,
+          writes: [
+            remove(hostedPaymentKind, existing.alias),
+            remove(hostedCancelledKind, existing.alias),
+            put(hostedPageKind, existing.alias, updated),
+          ],
+        };
       }
       const link = await provider.createPaymentLink({
         // The page shows the name; the same words again as a description would only repeat it.
@@ -169,11 +173,13 @@ export function createHostedCard({
         opener: input.opener,
         createdAt: now(),
       };
-      await typed.commit([
-        put(hostedPageKind, created.alias, created),
-        put(hostedPageOfKind, input, created.alias),
-      ]);
-      return created;
+      return {
+        page: created,
+        writes: [
+          put(hostedPageKind, created.alias, created),
+          put(hostedPageOfKind, input, created.alias),
+        ],
+      };
     },
 
     /**

@@ -15,11 +15,24 @@ import {
 import { failureDetails } from '../../protocol/failure-reason';
 import type { ProviderClient } from '../../provider/client';
 import { type JobPicker, type JobResult, nextAttempt } from '../jobs';
-import { type CheckoutStore, checkFields, put, putNew, remove, type StoreWrite } from '../store';
-import type { AttemptLimits } from './attempt-limits';
+import {
+  type CheckoutStore,
+  checkFields,
+  put,
+  putNew,
+  remove,
+  type StoreWrite,
+  stillHolds,
+} from '../store';
+import {
+  type AttemptContext,
+  type AttemptLimits,
+  cardAttemptKind as attemptKind,
+} from './attempt-limits';
 import { forBrowser } from './browser-reason';
 import { serverChannel } from './channels';
 import {
+  finalizeSentKind,
   firstSuccessKind,
   linkSucceededKind,
   lookupKind,
@@ -30,6 +43,7 @@ import {
 import type { CheckoutHandlerOptions, CheckoutLogger, PaymentOutcome } from './options';
 import {
   DAY_MS,
+  type FinalizeAnswer,
   type FinalStatus,
   type PaymentRecord,
   type PaymentRecords,
@@ -44,6 +58,8 @@ const REPORTING_LOCK_MS = 60_000;
 /** A reference the companion never initiated (a link paid on the provider's page, or forged). */
 const UNKNOWN_LOOKUP_MS = 60_000;
 const UNKNOWN_GIVE_UP_MS = DAY_MS;
+/** Tries of the reporting lock's commit while other successes of the order take its first place. */
+const LOCK_TRIES = 3;
 
 /** What a payment job keeps: small, plain, bounded (references are at most 200 characters). */
 export interface PaymentJob {
@@ -96,25 +112,14 @@ export function createOutcomes(deps: OutcomeDeps) {
   const { options, provider, records, logger, now } = deps;
   const typed = records.records;
 
-  /**
-   * The first success of an order (or of a link's checkout) is the one the customer sees; any
-   * later one is a duplicate to refund. Stable across retries of the same reference.
-   */
-  async function firstSuccess(
+  /** The writes that count a failed card payment's decline (limits.ts): once per reference. */
+  function declineWrites(
     reference: string,
     payment: PaymentRecord | undefined,
-  ): Promise<string | null> {
-    if (!payment) return null;
-    if (await typed.commit([putNew(firstSuccessKind, payment, reference)])) return null;
-    const first = await typed.get(firstSuccessKind, payment);
-    return first === undefined || first === reference ? null : first;
-  }
-
-  /** A card payment that failed, however it was learned: once per reference (limits.ts). */
-  async function countDecline(reference: string, payment: PaymentRecord | undefined) {
-    if (!deps.limits) return;
-    if (!payment || !serverChannel(payment.channel).cardTesting) return;
-    await deps.limits.cardDeclined(reference, {
+    attempted: AttemptContext | undefined,
+  ): StoreWrite[] {
+    if (!deps.limits || !payment || !serverChannel(payment.channel).cardTesting) return [];
+    return deps.limits.declineWrites(reference, attempted, {
       orderId: payment.orderId,
       checkoutId: payment.checkoutId,
       address: null,
@@ -124,42 +129,75 @@ export function createOutcomes(deps: OutcomeDeps) {
   /**
    * Reports a final status once: to the merchant's hook, then to every browser watching.
    * 'failed' when the hook threw (the job tries again), 'busy' when another caller is reporting.
+   * `pending`: writes of the caller's (a finalize's answer) that go in the report's first commit.
+   * Two commits: before the hook, the confirmed status, the reporting lock (taken only while no
+   * outcome is reported: a guard of the same commit), the order's first success (its
+   * exactly-once guard, which the hook is told of) and a card's decline (counted at once, so the
+   * next attempt already meets the limit); after it, the outcome with its event.
    */
-  async function report(
+  async function reportKnown(
     reportOf: PaymentStatusReport,
-  ): Promise<'reported' | 'already' | 'busy' | 'failed'> {
+    pending: readonly StoreWrite[] = [],
+  ): Promise<{ result: 'reported' | 'already' | 'busy' | 'failed'; known?: FinalStatus }> {
     const reference = reportOf.paymentReference;
     const status = reportOf.paymentStatus;
-    if (!isFinal(status)) return 'failed';
+    if (!isFinal(status)) {
+      if (pending.length > 0) await typed.commit(pending);
+      return { result: 'failed' };
+    }
     // Why it failed, in the contract's terms (issue 12): kept for /status, told to the merchant
     // and to the browsers.
     const failure = failureDetails(reportOf);
-    const confirmed = records.confirmedWrites(reference, status, failure);
-    const [reported, payment] = await typed.getMany([
+    const confirmed = [...pending, ...records.confirmedWrites(reference, status, failure)];
+    const [reported, payment, attempted] = await typed.getMany([
       [outcomeKind, reference],
       [paymentKind, reference],
+      [attemptKind, reference],
     ] as const);
-    // The confirmed status and the reporting lock in one commit; the status alone when reported.
+    const declines = status === 'FAILED' ? declineWrites(reference, payment, attempted) : [];
+    // The confirmed status alone when reported already (its reporter counted a decline: a
+    // decline's place is taken only with the reporting lock, once per reference in its window).
     if (reported) {
       await typed.commit(confirmed);
-      if (status === 'FAILED') await countDecline(reference, payment);
-      return 'already';
+      return { result: 'already', known: reported };
     }
-    const locked = await typed.commit([
-      ...confirmed,
-      putNew(reportingKind, reference, true, REPORTING_LOCK_MS),
-    ]);
-    if (!locked) await typed.commit(confirmed);
-    if (status === 'FAILED') await countDecline(reference, payment);
-    if (!locked) return 'busy';
-    // Looked at again under the lock: another caller may have reported and let go of the lock
-    // between our first look and taking it (seen on Redis as a payment reported twice).
-    if (await records.reported(reference)) {
-      await typed.commit([remove(reportingKind, reference)]);
-      return 'already';
+    // The first success of an order (or of a link's checkout) is the one the customer sees; any
+    // later one is a duplicate to refund. Stable across retries of the same reference.
+    const order = status === 'SUCCESSFUL' ? payment : undefined;
+    let first = order ? await typed.get(firstSuccessKind, order) : undefined;
+    let locked = false;
+    for (let tries = 0; tries < LOCK_TRIES && !locked; tries++) {
+      locked = await typed.commit([
+        ...confirmed,
+        ...declines,
+        putNew(reportingKind, reference, true, REPORTING_LOCK_MS),
+        // Looked at once the lock is this commit's: a reporter letting go of it meanwhile wrote
+        // its outcome in the same step (on PostgreSQL, this waits for that step to land).
+        stillHolds(outcomeKind, reference, undefined),
+        ...(order && first === undefined ? [putNew(firstSuccessKind, order, reference)] : []),
+      ]);
+      if (locked) break;
+      // Why not, in one read: reported or being reported meanwhile, or another success took the
+      // order's first place (then it is tried again, as the duplicate it is).
+      const [reportedNow, reporting, firstNow] = await typed.getMany([
+        [outcomeKind, reference],
+        [reportingKind, reference],
+        [firstSuccessKind, order ?? { orderId: null, checkoutId: '' }],
+      ] as const);
+      if (reportedNow || reporting || !order || firstNow === undefined) {
+        await typed.commit(confirmed);
+        return reportedNow
+          ? { result: 'already', known: reportedNow }
+          : { result: 'busy', known: status };
+      }
+      first = firstNow;
+    }
+    if (!locked) {
+      await typed.commit(confirmed);
+      return { result: 'busy', known: status };
     }
     try {
-      const duplicateOf = status === 'SUCCESSFUL' ? await firstSuccess(reference, payment) : null;
+      const duplicateOf = first === undefined || first === reference ? null : first;
       const outcome: PaymentOutcome = {
         reference,
         status,
@@ -196,7 +234,7 @@ export function createOutcomes(deps: OutcomeDeps) {
         reference,
         error: error instanceof Error ? error.message : String(error),
       });
-      return 'failed';
+      return { result: 'failed', known: status };
     }
     // The outcome, what follows from it and its event, in one commit: never one without the other.
     await typed.commit([
@@ -219,7 +257,13 @@ export function createOutcomes(deps: OutcomeDeps) {
         },
       },
     ]);
-    return 'reported';
+    return { result: 'reported', known: status };
+  }
+
+  async function report(
+    reportOf: PaymentStatusReport,
+  ): Promise<'reported' | 'already' | 'busy' | 'failed'> {
+    return (await reportKnown(reportOf)).result;
   }
 
   /**
@@ -227,11 +271,18 @@ export function createOutcomes(deps: OutcomeDeps) {
    * still says PENDING, finalize is sent again. We assume (docs/server.md, "Gaps we assume") that the
    * provider treats finalize as idempotent per paymentReference, as the sandbox does: a second
    * finalize of a charged payment charges nothing, of an uncharged one charges once.
+   * `answered`: the finalize answer this call just had (not stored yet): nothing is sent again.
    */
-  async function settle(reference: string, fresh: boolean): Promise<PaymentStatusReport> {
+  async function settle(
+    reference: string,
+    fresh: boolean,
+    answered?: FinalizeAnswer,
+  ): Promise<PaymentStatusReport> {
     let answer = await deps.status(reference, fresh);
     const finalizing =
-      answer.paymentStatus === 'PENDING' ? await records.finalizing(reference) : undefined;
+      answer.paymentStatus === 'PENDING' && answered === undefined
+        ? await records.finalizing(reference)
+        : undefined;
     if (finalizing?.sent && finalizing.answer === undefined) {
       try {
         const finalization = await provider.finalizePayment(reference);
@@ -245,14 +296,41 @@ export function createOutcomes(deps: OutcomeDeps) {
     return answer;
   }
 
-  /** Settles and reports; on a hook failure or a busy reporter, the job looks again soon. */
-  async function confirm(reference: string, fresh = false): Promise<PaymentStatusReport> {
-    const answer = await settle(reference, fresh);
-    if (isFinal(answer.paymentStatus)) {
-      const result = await report(answer);
-      if (result === 'failed' || result === 'busy') await hint(reference, now() + 1000);
+  /**
+   * Settles and reports; on a hook failure or a busy reporter, the job looks again soon. Says
+   * also what is known for sure after (the outcome reported, else the status confirmed) and
+   * whether it is reported. `answered`: a finalize's answer just had, kept with the report's
+   * first commit (or on its own when there is no report).
+   */
+  async function confirmKnown(
+    reference: string,
+    fresh = false,
+    answered?: FinalizeAnswer,
+  ): Promise<{ answer: PaymentStatusReport; known?: FinalStatus; reported: boolean }> {
+    const pending =
+      answered === undefined ? [] : [records.finalizeAnswerWrite(reference, answered)];
+    let answer: PaymentStatusReport;
+    try {
+      answer = await settle(reference, fresh, answered);
+    } catch (error) {
+      if (pending.length > 0) await typed.commit(pending);
+      throw error;
     }
-    return answer;
+    if (!isFinal(answer.paymentStatus)) {
+      if (pending.length > 0) await typed.commit(pending);
+      return { answer, reported: false };
+    }
+    const { result, known } = await reportKnown(answer, pending);
+    if (result === 'failed' || result === 'busy') await hint(reference, now() + 1000);
+    return {
+      answer,
+      ...(known !== undefined ? { known } : {}),
+      reported: result === 'reported' || result === 'already',
+    };
+  }
+
+  async function confirm(reference: string, fresh = false): Promise<PaymentStatusReport> {
+    return (await confirmKnown(reference, fresh)).answer;
   }
 
   /** Something says this payment moved: confirm it now (or at `dueAt`), backing off from here. */
@@ -315,15 +393,16 @@ export function createOutcomes(deps: OutcomeDeps) {
       return { done: true };
     }
     const reference = job.reference;
-    if (await records.reported(reference)) return { done: true };
+    // What the job looks at first, in one read.
+    const [reported, sent, known] = await typed.getMany([
+      [outcomeKind, reference],
+      [finalizeSentKind, reference],
+      [paymentKind, reference],
+    ] as const);
+    if (reported) return { done: true };
     // A card never finalized past its hours: nothing can charge it; stop (issue 20).
-    if (
-      job.unfinalizedUntil !== undefined &&
-      now() >= job.unfinalizedUntil &&
-      !(await records.finalizeSent(reference))
-    )
+    if (job.unfinalizedUntil !== undefined && now() >= job.unfinalizedUntil && sent !== true)
       return { done: true };
-    const known = await records.get(reference);
     if (!known) {
       // Not ours, or forged: at most one provider call per reference per minute, for a day.
       if (now() - job.since > UNKNOWN_GIVE_UP_MS) return { done: true };
@@ -334,10 +413,8 @@ export function createOutcomes(deps: OutcomeDeps) {
       }
     }
     try {
-      const answer = await confirm(reference, job.fresh);
-      if (isFinal(answer.paymentStatus) && (await records.reported(reference))) {
-        return { done: true };
-      }
+      const settled = await confirmKnown(reference, job.fresh);
+      if (settled.reported) return { done: true };
     } catch (error) {
       if (!known && error instanceof ProviderNotFoundError) {
         await typed.commit([put(lookupKind, reference, 'absent', UNKNOWN_LOOKUP_MS)]);
@@ -360,7 +437,18 @@ export function createOutcomes(deps: OutcomeDeps) {
     return { retryAt: known ? at : Math.max(at, now() + UNKNOWN_LOOKUP_MS) };
   }
 
-  return { report, settle, confirm, hint, hinting, track, tracking, runJob, isRefusal };
+  return {
+    report,
+    settle,
+    confirm,
+    confirmKnown,
+    hint,
+    hinting,
+    track,
+    tracking,
+    runJob,
+    isRefusal,
+  };
 }
 
 export type Outcomes = ReturnType<typeof createOutcomes>;

@@ -6,7 +6,14 @@
  */
 import type { PaymentStatus } from '../../protocol';
 import type { PaymentViewWire } from '../../protocol/contract';
-import { type CheckoutStore, createRecords, put, type Records, type StoreWrite } from '../store';
+import {
+  type CheckoutStore,
+  createRecords,
+  put,
+  type Records,
+  type StoreWrite,
+  stillHolds,
+} from '../store';
 import { serverChannel } from './channels';
 import {
   type CheckoutOf,
@@ -35,18 +42,18 @@ export {
   type PaymentRecord,
 } from './checkout-records';
 
+/** An order's and a checkout's references, oldest first, as one read found them. */
+export interface PaymentLists {
+  readonly byOrder: string[] | undefined;
+  readonly byCheckout: string[] | undefined;
+}
+
 /** References remembered per order or checkout; older ones are settled or long abandoned. */
 const MAX_REFERENCES = 20;
 
 /** `now`: the provider's clock as the companion measures it (a transfer's expiry is on it). */
 export function createPaymentRecords(store: CheckoutStore, now: () => number) {
   const records: Records = createRecords(store);
-  /** The list a checkout's earlier payments are looked up in: its order's, else its own. */
-  const earlierList = (of: CheckoutOf) =>
-    of.orderId !== null
-      ? records.get(orderPaymentsKind, of.orderId)
-      : records.get(checkoutPaymentsKind, of.checkoutId);
-
   return {
     /** The typed store these records live in (for the calls that read or commit beside them). */
     records,
@@ -56,34 +63,63 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
     },
 
     /**
-     * The writes that save a new payment and remember it under its order and its checkout, for
-     * the initiating call's one commit (its lists read here in one round trip).
+     * The order's and the checkout's lists of references, in one read: what `earlierIn` looks
+     * through and `addWrites` adds to.
      */
-    async add(record: PaymentRecord, ttlMs?: number | undefined): Promise<StoreWrite[]> {
+    async lists(of: CheckoutOf): Promise<PaymentLists> {
       const [byOrder, byCheckout] = await records.getMany([
-        [orderPaymentsKind, record.orderId ?? ''],
-        [checkoutPaymentsKind, record.checkoutId],
+        [orderPaymentsKind, of.orderId ?? ''],
+        [checkoutPaymentsKind, of.checkoutId],
       ] as const);
-      const withThis = (known: readonly string[] | undefined) =>
-        [...(known ?? []).filter((item) => item !== record.reference), record.reference].slice(
-          -MAX_REFERENCES,
-        );
-      return [
-        // A card not yet finalized is kept for hours only (issue 20); finalize keeps it 30 days.
-        put(paymentKind, record.reference, record, ttlMs || PAYMENT_TTL_MS),
-        ...(record.orderId !== null
-          ? [put(orderPaymentsKind, record.orderId, withThis(byOrder))]
-          : []),
-        put(checkoutPaymentsKind, record.checkoutId, withThis(byCheckout)),
-      ];
+      return { byOrder, byCheckout };
     },
 
     /**
      * Every payment initiated for this order (by any checkout of it), or for this checkout of a
-     * payment link, newest first.
+     * payment link, newest first, as `lists` read them.
      */
-    async earlier(checkout: CheckoutOf): Promise<string[]> {
-      return [...((await earlierList(checkout)) ?? [])].reverse();
+    earlierIn(lists: PaymentLists, of: CheckoutOf): string[] {
+      return [...((of.orderId !== null ? lists.byOrder : lists.byCheckout) ?? [])].reverse();
+    },
+
+    /**
+     * The writes that save a new payment and remember it under its order and its checkout, for
+     * the initiating call's one commit, from the lists as the call read them. `guarded`: the
+     * commit also expects the lists to be still as read (the store's `expect`), so a payment
+     * remembered meanwhile by a call outside the order's lock (a hosted card page's, adopted on
+     * its return) is never dropped from them: the commit fails, and the lists are read again.
+     */
+    addWrites(
+      record: PaymentRecord,
+      lists: PaymentLists,
+      options: { readonly ttlMs?: number | undefined; readonly guarded?: boolean } = {},
+    ): StoreWrite[] {
+      const withThis = (known: readonly string[] | undefined) =>
+        [...(known ?? []).filter((item) => item !== record.reference), record.reference].slice(
+          -MAX_REFERENCES,
+        );
+      const byOrder = record.orderId !== null;
+      return [
+        ...(options.guarded
+          ? [
+              ...(byOrder
+                ? [stillHolds(orderPaymentsKind, record.orderId as string, lists.byOrder)]
+                : []),
+              stillHolds(checkoutPaymentsKind, record.checkoutId, lists.byCheckout),
+            ]
+          : []),
+        // A card not yet finalized is kept for hours only (issue 20); finalize keeps it 30 days.
+        put(paymentKind, record.reference, record, options.ttlMs || PAYMENT_TTL_MS),
+        ...(byOrder
+          ? [put(orderPaymentsKind, record.orderId as string, withThis(lists.byOrder))]
+          : []),
+        put(checkoutPaymentsKind, record.checkoutId, withThis(lists.byCheckout)),
+      ];
+    },
+
+    /** `addWrites` with the lists read now (one read), unguarded: for a commit guarded otherwise. */
+    async add(record: PaymentRecord, ttlMs?: number | undefined): Promise<StoreWrite[]> {
+      return this.addWrites(record, await this.lists(record), { ttlMs });
     },
 
     /** What is known for sure, in one read: the outcome reported, else the confirmed status. */
@@ -132,14 +168,15 @@ export function createPaymentRecords(store: CheckoutStore, now: () => number) {
       return records.get(outcomeKind, reference);
     },
 
-    /** Set before finalize is sent: from then on the card may be charged. */
-    async markFinalizeSent(reference: string): Promise<void> {
-      // From now on the card may be charged: its record is kept as long as any payment's.
-      const record = await records.get(paymentKind, reference);
-      await records.commit([
+    /**
+     * Set before finalize is sent: from then on the card may be charged, so its record (`record`,
+     * as the call read it) is kept as long as any payment's.
+     */
+    finalizeSentWrites(reference: string, record: PaymentRecord | undefined): StoreWrite[] {
+      return [
         put(finalizeSentKind, reference, true),
         ...(record ? [put(paymentKind, reference, record)] : []),
-      ]);
+      ];
     },
     async finalizeSent(reference: string): Promise<boolean> {
       return (await records.get(finalizeSentKind, reference)) === true;

@@ -18,12 +18,24 @@ import type { PaymentViewWire, StatusWire } from '../../protocol/contract';
 import { failureDetails, failureReasonOf } from '../../protocol/failure-reason';
 import type { ProviderClient } from '../../provider/client';
 import { CheckoutError } from '../http';
-import { type CheckoutStore, put, remove } from '../store';
-import { type AttemptLimits, takeLockWaiting } from './attempt-limits';
+import { type CheckoutStore, put, type StoreWrite } from '../store';
+import type { AttemptLimits } from './attempt-limits';
 import { forBrowser } from './browser-reason';
 import { CARD, serverChannel } from './channels';
-import { challengeKind, firstSuccessKind, initiatingKind, linkPaidKind } from './checkout-records';
-import type { HostedCard, HostedCardAttempt } from './hosted-card';
+import {
+  challengeKind,
+  confirmedKind,
+  failureKind,
+  finalizeAnswerKind,
+  finalizeSentKind,
+  firstSuccessKind,
+  linkPaidKind,
+  orderPaymentsKind,
+  outcomeKind,
+  paymentKind,
+} from './checkout-records';
+import type { HostedCard } from './hosted-card';
+import { takeInitiationGuards } from './initiation-guards';
 import { checkMerchant } from './merchant';
 import {
   type CheckoutHandlerOptions,
@@ -34,7 +46,13 @@ import {
 } from './options';
 import type { Outcomes } from './outcomes';
 import { createPaymentOwner, withoutDetails } from './payment-owner';
-import type { FailureDetails, FinalStatus, PaymentRecord, PaymentRecords } from './payment-records';
+import type {
+  FailureDetails,
+  FinalStatus,
+  PaymentLists,
+  PaymentRecord,
+  PaymentRecords,
+} from './payment-records';
 import type { InitiateInputValue } from './schemas';
 import type { StatusCache } from './status-cache';
 import type { CheckoutClaims, TokenSigner } from './token';
@@ -69,10 +87,16 @@ export interface ClientOfRequest {
   readonly address: string | null;
 }
 
+/**
+ * How often the payment's commit is tried with the lists as read (guarded); past that, once more
+ * with them read again and unguarded (as before the guard).
+ */
+const LIST_TRIES = 5;
+
 /** What became of the earlier payments of a checkout or order, as far as a new one goes. */
 type Earlier =
   | { readonly kind: 'paid' | 'pending'; readonly record: PaymentRecord }
-  | { readonly kind: 'resume'; readonly record: PaymentRecord }
+  | { readonly kind: 'resume'; readonly record: PaymentRecord; readonly view: PaymentView }
   | { readonly kind: 'none' };
 
 export function createPaymentService(deps: PaymentServiceDeps) {
@@ -127,14 +151,17 @@ export function createPaymentService(deps: PaymentServiceDeps) {
    * never replaced; a live one of the same channel is picked up again. The provider is asked
    * (through the status cache) about each one not known to be final.
    */
-  async function settleEarlier(claims: CheckoutClaims, channel: Channel): Promise<Earlier> {
-    let resume: PaymentRecord | undefined;
+  async function settleEarlier(
+    claims: CheckoutClaims,
+    channel: Channel,
+  ): Promise<{ earlier: Earlier; lists: PaymentLists }> {
+    let resume: { record: PaymentRecord; view: PaymentView } | undefined;
     let pending: PaymentRecord | undefined;
-    const references = await records.earlier({
-      orderId: claims.orderId,
-      checkoutId: claims.sid,
-    });
-    for (const reference of references) {
+    const of = { orderId: claims.orderId, checkoutId: claims.sid };
+    // Read once, under the order's lock: what is settled here, and what a new payment adds to.
+    const lists = await records.lists(of);
+    const answer = (earlier: Earlier) => ({ earlier, lists });
+    for (const reference of records.earlierIn(lists, of)) {
       const record = await records.get(reference);
       if (!record) continue;
       let status: PaymentStatus | undefined = await knownStatus(reference);
@@ -148,21 +175,18 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           // Not known: a committed payment stays watched; the rest is looked at again later.
         }
       }
-      if (status === 'SUCCESSFUL') return { kind: 'paid', record };
+      if (status === 'SUCCESSFUL') return answer({ kind: 'paid', record });
       if (status === 'FAILED') continue;
       if (committed) pending ??= record;
       // Picked up again only by the browser that started it: anyone else gets a payment of their
       // own (a transfer nobody paid into is not committed; should both arrive, one is a duplicate).
-      else if (
-        !resume &&
-        record.channel === channel &&
-        owns(claims, record) &&
-        (await resumable(record))
-      )
-        resume = record;
+      else if (!resume && record.channel === channel && owns(claims, record)) {
+        const view = await resumable(record);
+        if (view) resume = { record, view };
+      }
     }
-    if (pending) return { kind: 'pending', record: pending };
-    return resume ? { kind: 'resume', record: resume } : { kind: 'none' };
+    if (pending) return answer({ kind: 'pending', record: pending });
+    return answer(resume ? { kind: 'resume', ...resume } : { kind: 'none' });
   }
 
   async function resolve(
@@ -241,26 +265,6 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     }
   }
 
-  /**
-   * One payment started at a time per order (or link checkout), so two tabs cannot both pay:
-   * the lock's key, once taken (waiting a little for a flood to pass), to delete when done. A
-   * flood from one address is bounded before it can crowd the order's lock (issue 20).
-   */
-  async function takeInitiationLock(
-    claims: CheckoutClaims,
-    client: ClientOfRequest,
-  ): Promise<string> {
-    const lock = initiatingKind.key({ orderId: claims.orderId, checkoutId: claims.sid });
-    await limits.beforeInitiation(client.address);
-    if (!(await takeLockWaiting(store, lock, initiatingKind.ttlMs, limits.limits.lockWaitMs))) {
-      throw new CheckoutError(
-        'conflict',
-        'This payment is already being started; try again in a moment.',
-      );
-    }
-    return lock;
-  }
-
   return {
     /** Starts (or picks up again) the checkout of one order or payment link. */
     async startSession(
@@ -320,8 +324,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         let success: PaymentView | undefined;
         let settling: PaymentView | undefined;
         let live: PaymentView | undefined;
-        const first = await typed.get(firstSuccessKind, { orderId: id, checkoutId: '' });
-        for (const reference of await records.earlier({ orderId: id, checkoutId: '' })) {
+        const of = { orderId: id, checkoutId: '' };
+        // The order's first success and its payments, in one read.
+        const [first, byOrder] = await typed.getMany([
+          [firstSuccessKind, of],
+          [orderPaymentsKind, id],
+        ] as const);
+        for (const reference of records.earlierIn({ byOrder, byCheckout: undefined }, of)) {
           const record = await records.get(reference);
           const view = record ? await resumable(record) : undefined;
           if (!record || !view) continue;
@@ -381,27 +390,38 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const channel = serverChannel(input.channel);
       const refused = channel.refusedOnInitiate(claims);
       if (refused !== null) throw new CheckoutError('channel_unavailable', refused);
-      const lock = await takeInitiationLock(claims, client);
-      let released = false;
+      const attempt = {
+        orderId: claims.orderId,
+        checkoutId: claims.sid,
+        address: client.address,
+      };
+      // The address's budget, the order's lock and the new payment's places (the order's daily
+      // budget; a card's attempts, issue 20): one commit, seen by every instance before the
+      // provider is asked (issue 25 item 2).
+      const guards = await takeInitiationGuards(store, limits, {
+        ...attempt,
+        card: channel.cardTesting,
+        payment: true,
+      });
+      // What the call's one closing commit writes while no payment is made: the new payment's
+      // places given back, the lock released. Undefined once the payment's commit released it.
+      let closing: StoreWrite[] | undefined = [...guards.giveBack, guards.release];
       try {
-        const earlier = await settleEarlier(claims, input.channel);
+        const { earlier, lists } = await settleEarlier(claims, input.channel);
         if (earlier.kind === 'paid' || earlier.kind === 'pending') {
           return await refuseForEarlier(claims, earlier);
         }
         if (earlier.kind === 'resume') {
-          const view = await resumable(earlier.record);
-          if (view) {
-            return {
-              token: await issueToken({
-                ...claims,
-                reference: earlier.record.reference,
-                channel: input.channel,
-                owner: true,
-              }),
-              payment: view,
-              paymentKey: owner.keyOf(earlier.record.reference),
-            };
-          }
+          return {
+            token: await issueToken({
+              ...claims,
+              reference: earlier.record.reference,
+              channel: input.channel,
+              owner: true,
+            }),
+            payment: earlier.view,
+            paymentKey: owner.keyOf(earlier.record.reference),
+          };
         }
         if (!claims.channels.includes(input.channel)) {
           throw new CheckoutError(
@@ -409,22 +429,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             `${input.channel} cannot take this payment.`,
           );
         }
-        const attempt = {
-          orderId: claims.orderId,
-          checkoutId: claims.sid,
-          address: client.address,
-        };
-        // Card testing (issue 20): declines and attempts per order, checkout and address.
-        const releaseCard = channel.cardTesting
-          ? await limits.beforeCardAttempt({ ...attempt, request: client.request })
-          : undefined;
-        let releasePayment: (() => Promise<void>) | undefined;
-        try {
-          releasePayment = await limits.beforeNewPayment(claims.orderId);
-        } catch (error) {
-          await releaseCard?.();
-          throw error;
-        }
+        // A window of the new payment is full (its order's day, a card's attempts or declines).
+        if (guards.refusal) throw guards.refusal;
+        // Card testing (issue 20): the merchant's own check (a CAPTCHA) before the card goes.
+        if (channel.cardTesting) await limits.askMerchant({ ...attempt, request: client.request });
         let initiation: Initiation;
         try {
           initiation = await provider.initiatePayment({
@@ -438,19 +446,19 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         } catch (error) {
           // The provider never took it (down, slow, rate-limited): the customer's tries are given
           // back. A refusal (an invalid card) counts, as a card tester's would.
-          if (error instanceof ProviderError && !outcomes.isRefusal(error)) {
-            await releaseCard?.();
-            await releasePayment?.();
-          }
+          if (!(error instanceof ProviderError) || outcomes.isRefusal(error))
+            closing = [guards.release];
           // A one-time link the provider refuses as already paid: say so, kindly, to the customer.
           if (claims.linkAlias !== null && error instanceof ProviderConflictError) {
-            await typed.commit([put(linkPaidKind, claims.linkAlias, true)]);
+            closing.push(put(linkPaidKind, claims.linkAlias, true));
             throw new CheckoutError('already_paid', 'This payment link has already been paid.', {
               cause: error,
             });
           }
           throw error;
         }
+        // The provider took it: its places stay taken whatever follows.
+        closing = [guards.release];
         if (initiation.bankAuthUrl !== null && !isSafeUrl(initiation.bankAuthUrl)) {
           logger.error('paydrop: refused a bank authorisation URL that is not https', {
             reference: initiation.paymentReference,
@@ -482,14 +490,23 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         // The payment, its lists, who attempted it, its reconciliation job and the lock's release:
         // one commit (issue 25 item 2), so no payment is kept without the job that settles it.
         const tracking = outcomes.tracking(payment.reference, unfinalizedUntil);
-        await store.commit([
-          ...(await records.add(payment, unfinalizedUntil && unfinalizedUntil - now())),
+        const rest = [
           ...(channel.cardTesting ? [limits.cardInitiated(payment.reference, attempt)] : []),
           // Reconciled even if no webhook and no browser ever asks again.
           tracking.write,
-          remove(initiatingKind, { orderId: claims.orderId, checkoutId: claims.sid }),
-        ]);
-        released = true;
+          guards.release,
+        ];
+        const ttlMs = unfinalizedUntil && unfinalizedUntil - now();
+        // The lists as read under the lock, guarded: should a hosted page's payment have been
+        // adopted into them meanwhile (outside the lock), they are read again, never overwritten.
+        let current = lists;
+        for (let tries = 1; ; tries++) {
+          const guarded = tries <= LIST_TRIES;
+          const writes = records.addWrites(payment, current, { ttlMs, guarded });
+          if (await store.commit([...writes, ...rest])) break;
+          current = await records.lists(payment);
+        }
+        closing = undefined;
         tracking.committed();
         return {
           token: await issueToken({
@@ -503,7 +520,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           paymentKey: owner.keyOf(payment.reference),
         };
       } finally {
-        if (!released) await store.delete(lock);
+        if (closing) await store.commit(closing);
       }
     },
 
@@ -529,38 +546,42 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         throw new CheckoutError('channel_unavailable', 'Card cannot take this payment.');
       }
       checkReturnTo(input.returnTo, allowedReturn);
-      const lock = await takeInitiationLock(claims, client);
+      const attempt = {
+        orderId: claims.orderId,
+        checkoutId: claims.sid,
+        address: client.address,
+      };
+      // Card testing (issue 20) on the hosted path too: each opening of the page is an attempt,
+      // refused once the order, checkout or address has had its declines (counted as the page's
+      // payments are learnt). Taken with the address's budget and the order's lock in one commit.
+      const guards = await takeInitiationGuards(store, limits, {
+        ...attempt,
+        card: true,
+        payment: false,
+      });
+      // The call's one closing commit: the lock's release, the attempt given back while no page
+      // was made, and the page remembered once it is.
+      let closing: StoreWrite[] = [...guards.giveBack, guards.release];
       try {
-        const earlier = await settleEarlier(claims, CARD);
+        const { earlier } = await settleEarlier(claims, CARD);
         if (earlier.kind === 'paid' || earlier.kind === 'pending') {
           return await refuseForEarlier(claims, earlier);
         }
-        const attempt = {
-          orderId: claims.orderId,
+        if (guards.refusal) throw guards.refusal;
+        // The merchant's own check (a CAPTCHA) before the page is made.
+        await limits.askMerchant({ ...attempt, request: client.request });
+        // The provider never makes the page (it throws): the attempt is given back.
+        const { page, writes } = await hosted.open({
           checkoutId: claims.sid,
-          address: client.address,
-        };
-        // Card testing (issue 20) on the hosted path too: each opening of the page is an attempt,
-        // refused once the order, checkout or address has had its declines (counted as the page's
-        // payments are learnt), and the merchant's own check (a CAPTCHA) runs first.
-        const release = await limits.beforeCardAttempt({ ...attempt, request: client.request });
-        let page: HostedCardAttempt;
-        try {
-          page = await hosted.open({
-            checkoutId: claims.sid,
-            orderId: claims.orderId,
-            linkAlias: claims.linkAlias,
-            amount: { amountMinor: claims.amountMinor, currency: claims.currency },
-            description: claims.description || 'Payment',
-            returnUrl: `${publicUrl}/return`,
-            returnTo: input.returnTo ?? null,
-            opener: attempt,
-          });
-        } catch (error) {
-          // The provider never made the page: the attempt is given back.
-          await release();
-          throw error;
-        }
+          orderId: claims.orderId,
+          linkAlias: claims.linkAlias,
+          amount: { amountMinor: claims.amountMinor, currency: claims.currency },
+          description: claims.description || 'Payment',
+          returnUrl: `${publicUrl}/return`,
+          returnTo: input.returnTo ?? null,
+          opener: attempt,
+        });
+        closing = [...writes, guards.release];
         if (!isSafeUrl(page.url)) {
           logger.error('paydrop: refused a hosted payment page URL that is not https', {
             alias: page.alias,
@@ -577,7 +598,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           alias: page.alias,
         };
       } finally {
-        await store.delete(lock);
+        await store.commit(closing);
       }
     },
 
@@ -618,17 +639,32 @@ export function createPaymentService(deps: PaymentServiceDeps) {
      * instead: status first, finalize again only while the provider still says PENDING.
      */
     async finalize(reference: string) {
-      const known = await knownStatus(reference);
+      // Everything this call looks at first, in one read.
+      const [reported, confirmed, sent, answered, record, failure] = await typed.getMany([
+        [outcomeKind, reference],
+        [confirmedKind, reference],
+        [finalizeSentKind, reference],
+        [finalizeAnswerKind, reference],
+        [paymentKind, reference],
+        [failureKind, reference],
+      ] as const);
+      const known = reported ?? confirmed;
+      if (known)
+        return {
+          reference,
+          status: known,
+          ...(known === 'FAILED' ? forBrowser(failure ?? {}) : {}),
+        };
       const why = async (status: PaymentStatus) =>
         status === 'FAILED' ? forBrowser(await records.failure(reference)) : {};
-      if (known) return { reference, status: known, ...(await why(known)) };
-      const finalizing = await records.finalizing(reference);
-      if (finalizing.sent && !finalizing.answer) {
-        const settled = await outcomes.confirm(reference, true);
-        const status = (await knownStatus(reference)) ?? settled.paymentStatus;
+      if (sent === true && !answered) {
+        const settled = await outcomes.confirmKnown(reference, true);
+        const status = settled.known ?? settled.answer.paymentStatus;
         return { reference, status, ...(await why(status)) };
       }
-      await records.markFinalizeSent(reference);
+      // Before it goes, in a commit of its own: from now on the card may be charged, so a lost
+      // answer settles it (never a second payment, never a blind second finalize).
+      await typed.commit(records.finalizeSentWrites(reference, record));
       let finalization: { status: PaymentStatus; message?: string };
       try {
         finalization = await provider.finalizePayment(reference);
@@ -639,13 +675,18 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         else await outcomes.hint(reference, now() + 1000);
         throw error;
       }
-      await records.setFinalizeAnswer(reference, finalization.status);
-      if (finalization.status !== 'PENDING') await outcomes.confirm(reference, true);
-      const status = (await knownStatus(reference)) ?? finalization.status;
+      // The answer goes in the report's first commit (with the confirmed status and its lock),
+      // or on its own while the payment is PENDING.
+      let settled: FinalStatus | undefined;
+      if (finalization.status !== 'PENDING')
+        settled = (await outcomes.confirmKnown(reference, true, finalization.status)).known;
+      else await records.setFinalizeAnswer(reference, 'PENDING');
+      const status = settled ?? finalization.status;
       // Why it failed, in the contract's words, so the customer hears why (issue 12).
       const reason = status === 'FAILED' ? failureReasonOf(finalization.message ?? '') : null;
-      // Counted at once (once per reference), so the next attempt already meets the limit.
-      if (status === 'FAILED') await limits.cardDeclined(reference);
+      // Counted at once (once per reference), so the next attempt already meets the limit: the
+      // report counted it with its lock; here when no report settled it.
+      if (status === 'FAILED' && settled === undefined) await limits.cardDeclined(reference);
       return { reference, status, ...forBrowser(reason ? { reason } : {}) };
     },
 
@@ -712,9 +753,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const payment = await records.get(reference);
       // Anyone can load this page with any reference: only a payment of ours is looked at.
       if (payment) {
-        await typed.commit([records.returnedWrite(reference)]);
-        // Through the status cache: reloading this page cannot flood the provider.
-        if (!(await records.reported(reference))) await outcomes.hint(reference, now(), false);
+        // The return and, unless reported, a confirmation through the status cache (reloading
+        // this page cannot flood the provider): one commit.
+        const hint = (await records.reported(reference))
+          ? undefined
+          : outcomes.hinting(reference, now(), false);
+        await typed.commit([records.returnedWrite(reference), ...(hint ? [hint.write] : [])]);
+        hint?.committed();
       }
       return { returnTo: payment?.returnTo ?? null };
     },

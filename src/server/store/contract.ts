@@ -35,7 +35,36 @@ export type StoreWrite =
       readonly dueAt: number;
     }
   | { readonly op: 'finish'; readonly queue: string; readonly key: string }
-  | { readonly op: 'index'; readonly list: string; readonly key: string; readonly score: number };
+  | { readonly op: 'index'; readonly list: string; readonly key: string; readonly score: number }
+  /**
+   * A guard, writing nothing: the commit fails (nothing written, answer false) unless `key` holds
+   * `value` now, compared as stored (JSON text); `undefined` expects the key absent. What a call
+   * read and is about to write over is still what it read (optimistic concurrency). A store
+   * shared by instances sees a write of the key still landing (PostgreSQL waits for it).
+   */
+  | { readonly op: 'expect'; readonly key: string; readonly value: unknown }
+  /**
+   * A place in a sliding window of `limit` per `windowMs` (issue 25 item 2: a rate counter that
+   * rides in the call's one commit). The key holds the window: a list of `[end, id]` (epoch ms,
+   * as `at` counts them; see `WindowEntry`). Entries ended by `at` are dropped; an entry with
+   * this `id` still in the window means it is taken already (nothing changes); else, with
+   * `limit` entries left, the window is full: `whenFull: 'fail'` fails the commit, `'skip'`
+   * leaves it be; else `[at + windowMs, id]` is added and the key kept for `windowMs`.
+   */
+  | {
+      readonly op: 'take';
+      readonly key: string;
+      readonly id: string;
+      readonly limit: number;
+      readonly at: number;
+      readonly windowMs: number;
+      readonly whenFull: 'fail' | 'skip';
+    }
+  /** Gives back the place `id` took in the window at `key` (nothing when it holds none). */
+  | { readonly op: 'give'; readonly key: string; readonly id: string };
+
+/** One place taken in a window (`take`): when it ends (epoch ms) and who took it. */
+export type WindowEntry = readonly [end: number, id: string];
 
 /** An entry of a list, as `page` returns it. */
 export interface PageEntry {

@@ -5,3 +5,4 @@
 export * from './records';
 export * from './store';
 export * from './store-unavailable';
+export { windowEntries } from './store-window';

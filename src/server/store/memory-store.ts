@@ -3,6 +3,7 @@
  * tests. Refused under production where work must outlive a restart (see options).
  */
 import type { CheckoutStore, PageEntry, ScheduledJob, StoredEvent } from './contract';
+import { afterGive, afterTake } from './store-window';
 import { checkKeys, checkPage, checkWrites, isAfter } from './store-writes';
 
 export interface MemoryStoreOptions {
@@ -288,6 +289,11 @@ export function createMemoryStore(
     for (const listener of listeners.get(name) ?? []) listener(event);
   }
 
+  /** Two values the same as a durable store compares them: as their JSON text. */
+  function sameValue(held: unknown, expected: unknown): boolean {
+    return held === expected || JSON.stringify(held) === JSON.stringify(expected);
+  }
+
   function live(key: string) {
     const entry = values.get(key);
     if (entry && entry.expiresAt <= now()) {
@@ -331,26 +337,50 @@ export function createMemoryStore(
     async commit(given) {
       const writes = checkWrites(given);
       const time = now();
-      // The adds first, against the values as the writes before each would leave them: one that
-      // finds its key present means nothing at all is written.
-      const planned = new Map<string, boolean>();
-      for (const write of writes) {
-        if (write.op === 'set' || write.op === 'add') {
-          const present = planned.get(write.key) ?? live(write.key) !== undefined;
-          if (write.op === 'add' && present) return false;
-          planned.set(write.key, true);
-        } else if (write.op === 'delete') planned.set(write.key, false);
-      }
-      const appended: Array<[string, StoredEvent]> = [];
+      // The values first, staged against the values as the writes before each would leave them:
+      // a guard that fails (an add finding its key, an expect not met, a full window) means
+      // nothing at all is written.
+      const staged = new Map<string, { value: unknown; expiresAt: number } | undefined>();
+      const current = (key: string) => (staged.has(key) ? staged.get(key) : live(key));
       for (const write of writes) {
         switch (write.op) {
           case 'set':
           case 'add':
-            values.set(write.key, { value: write.value, expiresAt: time + write.ttlMs });
+            if (write.op === 'add' && current(write.key)) return false;
+            staged.set(write.key, { value: write.value, expiresAt: time + write.ttlMs });
             break;
           case 'delete':
-            values.delete(write.key);
+            staged.set(write.key, undefined);
             break;
+          case 'expect':
+            if (!sameValue(current(write.key)?.value, write.value)) return false;
+            break;
+          case 'take': {
+            const next = afterTake(current(write.key)?.value, write);
+            if (next === 'full') return false;
+            if (next !== 'same')
+              staged.set(write.key, { value: next, expiresAt: time + Math.ceil(write.windowMs) });
+            break;
+          }
+          case 'give': {
+            const entry = current(write.key);
+            const next = afterGive(entry?.value, write.id);
+            if (next !== 'same')
+              staged.set(
+                write.key,
+                next.length > 0 && entry ? { value: next, expiresAt: entry.expiresAt } : undefined,
+              );
+            break;
+          }
+        }
+      }
+      for (const [key, entry] of staged) {
+        if (entry) values.set(key, entry);
+        else values.delete(key);
+      }
+      const appended: Array<[string, StoredEvent]> = [];
+      for (const write of writes) {
+        switch (write.op) {
           case 'append':
             appended.push([write.stream, appendQuietly(write.stream, write.value)]);
             break;

@@ -108,6 +108,15 @@ export function putNew<Id, Value>(
   return { op: 'add', key: kind.key(id), value, ttlMs };
 }
 
+/** A guard for the commit: the record is still `value` (undefined: absent), as the call read it. */
+export function stillHolds<Id, Value>(
+  kind: RecordKind<Id, Value>,
+  id: Id,
+  value: Value | undefined,
+): StoreWrite {
+  return { op: 'expect', key: kind.key(id), value };
+}
+
 export function remove<Id, Value>(kind: RecordKind<Id, Value>, id: Id): StoreWrite {
   return { op: 'delete', key: kind.key(id) };
 }

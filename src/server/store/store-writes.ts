@@ -6,7 +6,18 @@
 import type { StoreWrite } from './contract';
 import { checkMs, checkName, checkTime } from './stored-value';
 
-const OPS = ['set', 'add', 'delete', 'append', 'schedule', 'finish', 'index'] as const;
+const OPS = [
+  'set',
+  'add',
+  'delete',
+  'append',
+  'schedule',
+  'finish',
+  'index',
+  'expect',
+  'take',
+  'give',
+] as const;
 
 /** Where a write's error is said to come from, e.g. `store.commit: writes[2] (add)`. */
 export function writePlace(index: number, op: string): string {
@@ -35,7 +46,22 @@ export function checkWrites(writes: unknown): readonly StoreWrite[] {
         checkMs(where, 'ttlMs', fields.ttlMs);
         break;
       case 'delete':
+      case 'expect':
         checkName(where, 'key', fields.key);
+        break;
+      case 'take':
+        checkName(where, 'key', fields.key);
+        checkName(where, 'id', fields.id);
+        if (typeof fields.limit !== 'number' || !Number.isInteger(fields.limit) || fields.limit < 1)
+          throw new TypeError(`${where}: limit must be a whole number of at least 1`);
+        checkTime(where, 'at', fields.at);
+        checkMs(where, 'windowMs', fields.windowMs);
+        if (fields.whenFull !== 'fail' && fields.whenFull !== 'skip')
+          throw new TypeError(`${where}: whenFull must be 'fail' or 'skip'`);
+        break;
+      case 'give':
+        checkName(where, 'key', fields.key);
+        checkName(where, 'id', fields.id);
         break;
       case 'append':
         checkName(where, 'stream', fields.stream);

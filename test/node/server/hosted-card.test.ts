@@ -274,4 +274,45 @@ describe('card on the hosted page', () => {
     });
     expect(allowed.status).toBe(200);
   });
+
+  it('keeps a page’s payment adopted while another payment of the order is being made: no second charge after', async () => {
+    // Adopted on its return while /initiate waits on the provider, outside the order's lock: the
+    // payment's one commit finds the order's list changed since it read it, and adds to the new one.
+    let duringInitiate: (() => Promise<unknown>) | undefined;
+    await rig.close();
+    rig = await start({
+      cardEntry: 'hosted',
+      fetch: async (input, init) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (url.endsWith('/api/payment/pay/initiate') && duringInitiate) {
+          const adopt = duringInitiate;
+          duringInitiate = undefined;
+          await adopt();
+        }
+        return fetch(input, init);
+      },
+    });
+    // The return page alone tells the companion of the page's payment.
+    await rig.sandbox.request('POST', '/__sandbox/config', { webhookUrl: null });
+    const opened = await openPage('order-ngn:h-adopted');
+    const alias = new URL(opened.body.url).pathname.split('/').pop() as string;
+    const paid = await payOnPage(alias, '4242424242424242');
+    duringInitiate = () => call(rig, 'GET', `/return?reference=${paid}&alias=${alias}`);
+    const other = await session('order-ngn:h-adopted');
+    const transfer = await call(rig, 'POST', '/initiate', {
+      token: other.token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(transfer.status, transfer.text).toBe(200);
+    expect(duringInitiate).toBeUndefined();
+    // The order's card success is still among its payments: the next start is told it is paid.
+    const third = await session('order-ngn:h-adopted');
+    const refused = await call(rig, 'POST', '/initiate', {
+      token: third.token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body.error.code).toBe('already_paid');
+    expect(refused.body.payment.reference).toBe(paid);
+  });
 });

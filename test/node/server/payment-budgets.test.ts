@@ -40,6 +40,68 @@ describe('payments per order', () => {
   });
 });
 
+describe('calls that make no payment', () => {
+  it('give their places back: resumed payments and a provider outage never lock the customer out', async () => {
+    let down = false;
+    const rig = memoryCompanion(
+      { limits: { paymentsPerOrderPerDay: 3 }, timeouts: { providerMs: 1000 } },
+      { providerDown: () => down },
+    );
+    const token = await rig.session('order-ngn:no-lockout', '192.0.2.30');
+    const transfer = (await rig.call('POST', '/initiate', {
+      token,
+      client: '192.0.2.30',
+      body: { channel: 'PayByTransfer' },
+    })) as { status: number; body: { payment: { reference: string } } };
+    expect(transfer.status).toBe(200);
+    // The customer comes back to the transfer six times: the same payment, picked up again.
+    for (let again = 0; again < 6; again++) {
+      const resumed = await rig.call('POST', '/initiate', {
+        token,
+        client: '192.0.2.30',
+        body: { channel: 'PayByTransfer' },
+      });
+      expect(resumed.status).toBe(200);
+      expect(resumed.body.payment.reference).toBe(transfer.body.payment.reference);
+    }
+    // Then tries a card six times while the provider is down: it never took one.
+    down = true;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const answer = await rig.call('POST', '/initiate', {
+        token,
+        client: '192.0.2.30',
+        body: { channel: 'Card', card: testCard(GOOD) },
+      });
+      expect(answer.status).toBe(502);
+    }
+    down = false;
+    // Twelve calls on a budget of 3, one payment made: the card, the order's second, is taken.
+    expect((await rig.card('order-ngn:no-lockout', GOOD, '192.0.2.30')).body.status).toBe(
+      'SUCCESSFUL',
+    );
+  });
+});
+
+describe('a full budget', () => {
+  it('refuses a new payment only: a customer whose order is paid is shown it, not 429', async () => {
+    const rig = memoryCompanion({ limits: { paymentsPerOrderPerDay: 1 } });
+    expect((await rig.card('order-ngn:paid-then-full', GOOD)).body.status).toBe('SUCCESSFUL');
+    const token = await rig.session('order-ngn:paid-then-full');
+    const again = await rig.call('POST', '/initiate', {
+      token,
+      body: { channel: 'PayByTransfer' },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('already_paid');
+    expect(rig.initiations()).toBe(1);
+    // The same budget refuses an order with nothing to show: 429 with Retry-After.
+    await abandonedCard(rig, 'order-ngn:unpaid-full');
+    const refused = await abandonedCard(rig, 'order-ngn:unpaid-full');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3600);
+  });
+});
+
 describe('payments per address', () => {
   it('stop at the hour’s budget across orders, while another address pays', async () => {
     const rig = memoryCompanion({ limits: { paymentsPerAddressPerHour: 4 } });

@@ -123,6 +123,130 @@ eachStore('commit', (harness) => {
     unsubscribe();
   });
 
+  it('expects a value, or its absence, and writes nothing when the key holds another', async () => {
+    const store = open();
+    await store.set('payments', ['R1'], HOUR);
+    expect(
+      await store.commit([
+        { op: 'expect', key: 'payments', value: ['R1'] },
+        { op: 'set', key: 'payments', value: ['R1', 'R2'], ttlMs: HOUR },
+        { op: 'set', key: 'payment:R2', value: 2, ttlMs: HOUR },
+      ]),
+    ).toBe(true);
+    // What a second caller read before the first wrote is stale now: nothing of it is written.
+    expect(
+      await store.commit([
+        { op: 'set', key: 'payment:R3', value: 3, ttlMs: HOUR },
+        { op: 'expect', key: 'payments', value: ['R1'] },
+        { op: 'set', key: 'payments', value: ['R1', 'R3'], ttlMs: HOUR },
+      ]),
+    ).toBe(false);
+    expect(await store.getMany(['payments', 'payment:R3'])).toEqual([['R1', 'R2'], undefined]);
+    // undefined expects the key absent; a key written earlier in the commit is what it holds.
+    const absent: StoreWrite[] = [
+      { op: 'expect', key: 'outcome:R1', value: undefined },
+      { op: 'set', key: 'reporting:R1', value: true, ttlMs: HOUR },
+    ];
+    expect(await store.commit(absent)).toBe(true);
+    await store.set('outcome:R1', 'SUCCESSFUL', HOUR);
+    await store.delete('reporting:R1');
+    expect(await store.commit(absent)).toBe(false);
+    expect(await store.get('reporting:R1')).toBeUndefined();
+    expect(
+      await store.commit([
+        { op: 'set', key: 'fresh', value: { n: 5 }, ttlMs: HOUR },
+        { op: 'expect', key: 'fresh', value: { n: 5 } },
+        { op: 'delete', key: 'outcome:R1' },
+        { op: 'expect', key: 'outcome:R1', value: undefined },
+      ]),
+    ).toBe(true);
+  });
+
+  it('takes places in a sliding window up to its limit, once per id, and gives them back', async () => {
+    const store = open();
+    const take = (id: string, at: number, whenFull: 'fail' | 'skip' = 'fail'): StoreWrite => ({
+      op: 'take',
+      key: 'limit:w',
+      id,
+      limit: 2,
+      at,
+      windowMs: HOUR,
+      whenFull,
+    });
+    const start = 1_764_000_000_000;
+    expect(await store.commit([take('a', start)])).toBe(true);
+    // The same id again is the place it has: not counted twice, not refused.
+    expect(await store.commit([take('a', start + 1)])).toBe(true);
+    expect(await store.commit([take('b', start + 2)])).toBe(true);
+    expect(await store.get('limit:w')).toEqual([
+      [start + HOUR, 'a'],
+      [start + 2 + HOUR, 'b'],
+    ]);
+    // Full: 'fail' undoes the whole commit, 'skip' leaves the window and writes the rest.
+    expect(
+      await store.commit([
+        { op: 'set', key: 'with-it', value: 1, ttlMs: HOUR },
+        take('c', start + 3),
+      ]),
+    ).toBe(false);
+    expect(await store.get('with-it')).toBeUndefined();
+    expect(
+      await store.commit([
+        take('c', start + 3, 'skip'),
+        { op: 'set', key: 'with-it', value: 2, ttlMs: HOUR },
+      ]),
+    ).toBe(true);
+    expect(await store.getMany(['with-it', 'limit:w'])).toEqual([
+      2,
+      [
+        [start + HOUR, 'a'],
+        [start + 2 + HOUR, 'b'],
+      ],
+    ]);
+    // A place ends a window after it was taken: the window slides, it does not reset.
+    expect(await store.commit([take('c', start + HOUR)])).toBe(true);
+    expect(await store.commit([take('d', start + HOUR + 1)])).toBe(false);
+    expect(await store.get('limit:w')).toEqual([
+      [start + 2 + HOUR, 'b'],
+      [start + 2 * HOUR, 'c'],
+    ]);
+    // Given back: the place is free again; an id holding none changes nothing.
+    expect(
+      await store.commit([
+        { op: 'give', key: 'limit:w', id: 'b' },
+        { op: 'give', key: 'limit:w', id: 'nobody' },
+      ]),
+    ).toBe(true);
+    expect(await store.commit([take('d', start + HOUR + 1)])).toBe(true);
+    await store.commit([
+      { op: 'give', key: 'limit:w', id: 'c' },
+      { op: 'give', key: 'limit:w', id: 'd' },
+      { op: 'give', key: 'nowhere', id: 'd' },
+    ]);
+    expect(await store.getMany(['limit:w', 'nowhere'])).toEqual([undefined, undefined]);
+  });
+
+  it('keeps a window for its window only, then takes places in it afresh', async () => {
+    const store = open();
+    const at = clock.monotonic();
+    const take: StoreWrite = {
+      op: 'take',
+      key: 'limit:brief',
+      id: 'a',
+      limit: 1,
+      at,
+      windowMs: 40,
+      whenFull: 'fail',
+    };
+    expect(await store.commit([take])).toBe(true);
+    // Memory, SQLite and PostgreSQL keep time by the fake clock; Redis by its own, so poll.
+    await clock.advance(120);
+    await expect.poll(() => store.get('limit:brief')).toBeUndefined();
+    // Empty again: a place is free, though the window was full of 'a' when it was last kept.
+    expect(await store.commit([{ ...take, id: 'b', at: at + 120, windowMs: HOUR }])).toBe(true);
+    expect(await store.get('limit:brief')).toEqual([[at + 120 + HOUR, 'b']]);
+  });
+
   it('counts an expired key as absent for add', async () => {
     const store = open();
     await store.set('short', 'old', 40);
@@ -317,6 +441,15 @@ eachStore('commit', (harness) => {
       ],
       [{ op: 'finish', queue: 'q' }, /writes\[1\] \(finish\).*key/],
       [{ op: 'index', list: 'l', key: 'k', score: Number.POSITIVE_INFINITY }, /\(index\).*score/],
+      [
+        { op: 'take', key: 'k', id: 'a', limit: 0, at: 1, windowMs: 1000, whenFull: 'fail' },
+        /writes\[1\] \(take\).*limit/,
+      ],
+      [
+        { op: 'take', key: 'k', id: 'a', limit: 1, at: 1, windowMs: 1000, whenFull: 'wait' },
+        /writes\[1\] \(take\).*whenFull/,
+      ],
+      [{ op: 'give', key: 'k' }, /writes\[1\] \(give\).*id/],
       [{ op: 'increment', key: 'k' }, /writes\[1\]\.op must be one of/],
       [null, /writes\[1\] must be an object/],
     ];
@@ -372,6 +505,44 @@ eachStore('commit', (harness) => {
       ]);
       expect(await b.pending(`jobs:${round}`)).toBe(1);
     }
+  });
+
+  it('lets two instances taking places in one window together count exactly its limit', async (context) => {
+    if (!harness.outage) return context.skip();
+    const [a, b] = [open(), open()];
+    const at = clock.monotonic();
+    const take = (store: CheckoutStore, id: string) =>
+      store.commit([
+        { op: 'take', key: 'limit:shared', id, limit: 5, at, windowMs: HOUR, whenFull: 'fail' },
+        { op: 'set', key: `attempt:${id}`, value: id, ttlMs: HOUR },
+      ]);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => take(index % 2 ? a : b, `id-${index}`)),
+    );
+    expect(answers.filter(Boolean)).toHaveLength(5);
+    const window = (await a.get('limit:shared')) as Array<[number, string]>;
+    const winners = answers.flatMap((taken, index) => (taken ? [`id-${index}`] : []));
+    expect(window.map(([, id]) => id).sort()).toEqual(winners.sort());
+    expect(
+      (await b.getMany(answers.map((_, index) => `attempt:id-${index}`))).filter(Boolean),
+    ).toHaveLength(5);
+  });
+
+  it('has an expect wait for a write of its key in flight, and see what it wrote', async (context) => {
+    if (!harness.inFlight) return context.skip();
+    const store = open();
+    // An outcome being written (with its lock let go) while another reporter takes the lock
+    // and expects no outcome: it must not report a second time.
+    const writing = await harness.inFlight('outcome:R9', '"SUCCESSFUL"');
+    const second = store.commit([
+      { op: 'add', key: 'reporting:R9', value: true, ttlMs: HOUR },
+      { op: 'expect', key: 'outcome:R9', value: undefined },
+    ]);
+    // The commit waits for the write in flight (a plain read would pass it, seeing no outcome).
+    await expect.poll(() => writing.blocked(), { timeout: 5000, interval: 20 }).toBe(1);
+    await writing.land();
+    expect(await second).toBe(false);
+    expect(await store.getMany(['reporting:R9', 'outcome:R9'])).toEqual([undefined, 'SUCCESSFUL']);
   });
 
   it('commits two instances writing the same keys in opposite orders, both wholly', async (context) => {

@@ -118,6 +118,122 @@ export const MIGRATIONS: readonly string[] = [
   END
   $commit$;
   `,
+  // 3: three more writes of a commit (issue 25 item 2: one transaction per call): expect (a
+  // guard: the key holds this text, '' when absent, read with its row locked), take (a place in a sliding window kept as
+  // JSON, a list of [end, id]; a full one fails the commit, or is skipped) and give (a place
+  // given back). A window's row is locked (made first, expired, when absent) so two commits
+  // taking places in it queue up rather than both counting the same free place.
+  `
+  CREATE OR REPLACE FUNCTION paydrop_commit(writes jsonb, now_ms bigint, max_events bigint, stream_ttl_ms bigint)
+  RETURNS boolean LANGUAGE plpgsql AS $commit$
+  DECLARE
+    write jsonb;
+    event_id bigint;
+    held text;
+    held_until bigint;
+    entries jsonb;
+    kept jsonb;
+  BEGIN
+    FOR write IN
+      SELECT item FROM jsonb_array_elements(writes) WITH ORDINALITY AS w(item, place) ORDER BY place
+    LOOP
+      CASE write->>'op'
+      WHEN 'set' THEN
+        INSERT INTO paydrop_values (key, value, expires_at)
+        VALUES (write->>'key', write->>'value', now_ms + (write->>'ttlMs')::bigint)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at;
+      WHEN 'add' THEN
+        INSERT INTO paydrop_values (key, value, expires_at)
+        VALUES (write->>'key', write->>'value', now_ms + (write->>'ttlMs')::bigint)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
+        WHERE paydrop_values.expires_at <= now_ms;
+        IF NOT FOUND THEN
+          RAISE EXCEPTION 'paydrop commit: the key of an add is present' USING ERRCODE = 'PDADD';
+        END IF;
+      WHEN 'expect' THEN
+        -- Read locked (the row made first, expired, when absent): a commit writing the key now
+        -- is waited for and its value seen, so what was expected cannot change before this
+        -- commit's own writes land (a plain read would see the value before it).
+        INSERT INTO paydrop_values (key, value, expires_at) VALUES (write->>'key', '', 0)
+        ON CONFLICT (key) DO NOTHING;
+        SELECT CASE WHEN expires_at > now_ms THEN value ELSE '' END INTO held
+        FROM paydrop_values WHERE key = write->>'key' FOR UPDATE;
+        IF held IS DISTINCT FROM write->>'value' THEN
+          RAISE EXCEPTION 'paydrop commit: a key holds another value' USING ERRCODE = 'PDADD';
+        END IF;
+      WHEN 'take', 'give' THEN
+        INSERT INTO paydrop_values (key, value, expires_at) VALUES (write->>'key', '[]', 0)
+        ON CONFLICT (key) DO NOTHING;
+        SELECT value, expires_at INTO held, held_until FROM paydrop_values
+        WHERE key = write->>'key' FOR UPDATE;
+        entries := '[]';
+        IF held_until > now_ms AND held LIKE '[%' THEN
+          BEGIN
+            entries := held::jsonb;
+          EXCEPTION WHEN others THEN
+            entries := '[]';
+          END;
+        END IF;
+        SELECT coalesce(jsonb_agg(entry ORDER BY place), '[]') INTO kept
+        FROM jsonb_array_elements(entries) WITH ORDINALITY AS e(entry, place)
+        WHERE jsonb_typeof(entry) = 'array' AND jsonb_typeof(entry->0) = 'number'
+          AND jsonb_typeof(entry->1) = 'string'
+          AND (write->>'op' = 'give' OR (entry->>0)::double precision > (write->>'at')::double precision);
+        IF write->>'op' = 'give' THEN
+          SELECT coalesce(jsonb_agg(entry ORDER BY place), '[]') INTO entries
+          FROM jsonb_array_elements(kept) WITH ORDINALITY AS e(entry, place)
+          WHERE entry->>1 IS DISTINCT FROM write->>'id';
+          IF jsonb_array_length(entries) = 0 THEN
+            DELETE FROM paydrop_values WHERE key = write->>'key';
+          ELSIF jsonb_array_length(entries) < jsonb_array_length(kept) THEN
+            UPDATE paydrop_values SET value = entries::text WHERE key = write->>'key';
+          END IF;
+        ELSIF NOT EXISTS (
+          SELECT 1 FROM jsonb_array_elements(kept) AS e(entry) WHERE entry->>1 = write->>'id'
+        ) THEN
+          IF jsonb_array_length(kept) >= (write->>'limit')::integer THEN
+            IF write->>'whenFull' = 'fail' THEN
+              RAISE EXCEPTION 'paydrop commit: the window of a take is full' USING ERRCODE = 'PDADD';
+            END IF;
+          ELSE
+            UPDATE paydrop_values
+            SET value = (kept || jsonb_build_array(jsonb_build_array(
+                  (write->>'at')::double precision + (write->>'windowMs')::bigint, write->>'id')))::text,
+                expires_at = now_ms + (write->>'windowMs')::bigint
+            WHERE key = write->>'key';
+          END IF;
+        END IF;
+      WHEN 'delete' THEN
+        DELETE FROM paydrop_values WHERE key = write->>'key';
+        DELETE FROM paydrop_list_entries WHERE key = write->>'key';
+      WHEN 'append' THEN
+        INSERT INTO paydrop_streams (stream, last_id, expires_at)
+        VALUES (write->>'stream', 1, now_ms + stream_ttl_ms)
+        ON CONFLICT (stream) DO UPDATE
+          SET last_id = paydrop_streams.last_id + 1, expires_at = excluded.expires_at
+        RETURNING last_id INTO event_id;
+        INSERT INTO paydrop_events (stream, id, value)
+        VALUES (write->>'stream', event_id, write->>'value');
+        DELETE FROM paydrop_events
+        WHERE stream = write->>'stream' AND id <= event_id - max_events;
+        PERFORM pg_notify('paydrop_events', event_id || ':' || (write->>'stream'));
+      WHEN 'schedule' THEN
+        INSERT INTO paydrop_jobs (queue, key, value, due_at)
+        VALUES (write->>'queue', write->>'key', write->>'value', (write->>'dueAt')::bigint)
+        ON CONFLICT (queue, key) DO UPDATE
+          SET value = excluded.value, due_at = excluded.due_at, owner = '', leased_until = 0;
+      WHEN 'finish' THEN
+        DELETE FROM paydrop_jobs WHERE queue = write->>'queue' AND key = write->>'key';
+      WHEN 'index' THEN
+        INSERT INTO paydrop_list_entries (list, key, score)
+        VALUES (write->>'list', write->>'key', (write->>'score')::double precision)
+        ON CONFLICT (list, key) DO UPDATE SET score = excluded.score;
+      END CASE;
+    END LOOP;
+    RETURN true;
+  END
+  $commit$;
+  `,
 ];
 
 /**

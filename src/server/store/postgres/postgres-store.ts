@@ -118,7 +118,10 @@ const HEARTBEAT_MS = 15_000;
  * that left us on a read-only node (25006).
  */
 const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3]|57014|40001|40P01|25006)/;
-/** What paydrop_commit raises when an `add` finds its key live: the commit is undone, not failed. */
+/**
+ * What paydrop_commit raises when a guard fails (an `add` finds its key live, an `expect` is not
+ * met, a `take` finds its window full): the commit is undone, not failed.
+ */
 const ADD_FOUND = 'PDADD';
 /** deadlock_detected: the transaction PostgreSQL chose to end, rolled back whole. */
 const DEADLOCK = '40P01';
@@ -719,6 +722,10 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
               value: encodeValue(where, write.value),
               ttlMs: checkMs(where, 'ttlMs', write.ttlMs),
             };
+          case 'expect':
+            return { op: write.op, key: write.key, value: encodeValue(where, write.value) };
+          case 'take':
+            return { ...write, windowMs: checkMs(where, 'windowMs', write.windowMs) };
           case 'append':
             streams.add(write.stream);
             return { op: write.op, stream: write.stream, value: encodeValue(where, write.value) };

@@ -470,6 +470,25 @@ export function createRedisStore(options: RedisStoreOptions | string): RedisStor
             keys.push(key.value(write.key));
             args.push(write.op);
             break;
+          case 'expect':
+            keys.push(key.value(write.key));
+            args.push(write.op, encodeValue(where, write.value));
+            break;
+          case 'take':
+            keys.push(key.value(write.key));
+            args.push(
+              write.op,
+              write.id,
+              write.limit,
+              write.at,
+              checkMs(where, 'windowMs', write.windowMs),
+              write.whenFull,
+            );
+            break;
+          case 'give':
+            keys.push(key.value(write.key));
+            args.push(write.op, write.id);
+            break;
           case 'append':
             keys.push(key.stream(write.stream));
             args.push(write.op, encodeValue(where, write.value), key.channel(write.stream));

@@ -74,32 +74,91 @@ return 0
  * and fields in order, taking its keys from KEYS in order:
  * - set, add: KEYS value; ARGV op, value text, ttl ms
  * - delete: KEYS value; ARGV op
+ * - expect: KEYS value; ARGV op, value text ('' expects it absent)
+ * - take: KEYS window; ARGV op, id, limit, at, window ms, whenFull
+ * - give: KEYS window; ARGV op, id
  * - append: KEYS stream; ARGV op, value text, channel
  * - schedule: KEYS the queue's four (as SCHEDULE); ARGV op, value text, due time, job key
  * - finish: KEYS the queue's four; ARGV op, job key
  * - index: KEYS the list's sorted set; ARGV op, score, key
- * A script is not rolled back when a command in it fails, so every `add` is checked before the
- * first write, following the writes before it (a set makes its key present, a delete absent):
- * one found present returns 0 with nothing written. The wake-ups of the appends are published
- * last, once every write is in.
+ * A script is not rolled back when a command in it fails, so every guard (an add, an expect, a
+ * take of a full window) is checked before the first write, following the writes before it (a
+ * set makes its key hold its value, a delete absent, a take or give its new window): one that
+ * fails returns 0 with nothing written. The wake-ups of the appends are published last, once
+ * every write is in. A window is JSON text, a list of [end, id] (store-window.ts).
  */
 export const COMMIT = `
-local present = {}
+local function window(text, at)
+  local entries = {}
+  if not text or text == '' then return entries end
+  local ok, list = pcall(cjson.decode, text)
+  if not ok or type(list) ~= 'table' then return entries end
+  for _, entry in ipairs(list) do
+    if type(entry) == 'table' and type(entry[1]) == 'number' and type(entry[2]) == 'string'
+      and (at == nil or entry[1] > at) then
+      entries[#entries + 1] = entry
+    end
+  end
+  return entries
+end
+local function windowText(entries)
+  local parts = {}
+  for i, entry in ipairs(entries) do
+    parts[i] = '[' .. string.format('%.17g', entry[1]) .. ',' .. cjson.encode(entry[2]) .. ']'
+  end
+  return '[' .. table.concat(parts, ',') .. ']'
+end
+-- held[key]: the text a key holds as the writes so far leave it (false: absent).
+local held = {}
+local function holding(key)
+  local text = held[key]
+  if text == nil then text = redis.call('GET', key) or false end
+  return text
+end
+-- planned[a]: the window a take or give at ARGV[a] writes ('' deletes it; nil writes nothing).
+local planned = {}
 local k, a = 1, 3
 while a <= #ARGV do
   local op = ARGV[a]
   if op == 'set' then
-    present[KEYS[k]] = true
+    held[KEYS[k]] = ARGV[a + 1]
     k, a = k + 1, a + 3
   elseif op == 'add' then
-    local here = present[KEYS[k]]
-    if here == nil then here = redis.call('EXISTS', KEYS[k]) == 1 end
-    if here then return 0 end
-    present[KEYS[k]] = true
+    if holding(KEYS[k]) then return 0 end
+    held[KEYS[k]] = ARGV[a + 1]
     k, a = k + 1, a + 3
   elseif op == 'delete' then
-    present[KEYS[k]] = false
+    held[KEYS[k]] = false
     k, a = k + 1, a + 1
+  elseif op == 'expect' then
+    if (holding(KEYS[k]) or '') ~= ARGV[a + 1] then return 0 end
+    k, a = k + 1, a + 2
+  elseif op == 'take' then
+    local at, limit = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 2])
+    local entries = window(holding(KEYS[k]) or nil, at)
+    local taken = false
+    for _, entry in ipairs(entries) do if entry[2] == ARGV[a + 1] then taken = true end end
+    if not taken then
+      if #entries >= limit then
+        if ARGV[a + 5] == 'fail' then return 0 end
+      else
+        entries[#entries + 1] = { at + tonumber(ARGV[a + 4]), ARGV[a + 1] }
+        planned[a] = windowText(entries)
+        held[KEYS[k]] = planned[a]
+      end
+    end
+    k, a = k + 1, a + 6
+  elseif op == 'give' then
+    local entries = window(holding(KEYS[k]) or nil, nil)
+    local kept = {}
+    for _, entry in ipairs(entries) do
+      if entry[2] ~= ARGV[a + 1] then kept[#kept + 1] = entry end
+    end
+    if #kept < #entries then
+      if #kept == 0 then planned[a] = '' else planned[a] = windowText(kept) end
+      held[KEYS[k]] = planned[a] ~= '' and planned[a]
+    end
+    k, a = k + 1, a + 2
   elseif op == 'append' or op == 'index' then
     k, a = k + 1, a + 3
   elseif op == 'schedule' then
@@ -120,6 +179,23 @@ while a <= #ARGV do
   elseif op == 'delete' then
     redis.call('DEL', KEYS[k])
     k, a = k + 1, a + 1
+  elseif op == 'expect' then
+    k, a = k + 1, a + 2
+  elseif op == 'take' then
+    if planned[a] then redis.call('SET', KEYS[k], planned[a], 'PX', ARGV[a + 4]) end
+    k, a = k + 1, a + 6
+  elseif op == 'give' then
+    if planned[a] == '' then
+      redis.call('DEL', KEYS[k])
+    elseif planned[a] then
+      local ttl = redis.call('PTTL', KEYS[k])
+      if ttl > 0 then
+        redis.call('SET', KEYS[k], planned[a], 'PX', ttl)
+      else
+        redis.call('SET', KEYS[k], planned[a])
+      end
+    end
+    k, a = k + 1, a + 2
   elseif op == 'append' then
     local last = redis.call('XREVRANGE', KEYS[k], '+', '-', 'COUNT', 1)[1]
     local id = 1

@@ -16,6 +16,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CheckoutStore, PageEntry, ScheduledJob, StoredEvent, StoreWrite } from '../store';
 import { withOutages } from '../store-unavailable';
+import { afterGive, afterTake } from '../store-window';
 import { checkKeys, checkPage, checkWrites, writePlace } from '../store-writes';
 import {
   checkMs,
@@ -237,6 +238,8 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
        WHERE store_values.expires_at <= ?`,
     ),
     delete: db.prepare('DELETE FROM store_values WHERE key = ?'),
+    // A window a place was given back in: its value changes, its expiry stays.
+    setValue: db.prepare('UPDATE store_values SET value = ? WHERE key = ?'),
     stream: db.prepare('SELECT last_id, expires_at FROM store_streams WHERE stream = ?'),
     upsertStream: db.prepare(
       `INSERT INTO store_streams (stream, last_id, expires_at) VALUES (?, ?, ?)
@@ -356,7 +359,10 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
 
   /** A commit's write with its value already encoded (so a bad value fails before the BEGIN). */
   type EncodedWrite = StoreWrite & { readonly text: string };
-  /** Thrown inside a commit's transaction when an add finds its key: rolls the whole commit back. */
+  /**
+   * Thrown inside a commit's transaction when a guard fails (an add finds its key, an expect is
+   * not met, a window is full): rolls the whole commit back.
+   */
   const KEY_PRESENT = Symbol('key present');
   const commit = db.transaction((writes: readonly EncodedWrite[], time: number) => {
     const appended: Array<{ stream: string; id: number; text: string }> = [];
@@ -372,6 +378,27 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
         case 'delete':
           sql.delete.run(write.key);
           break;
+        case 'expect': {
+          const held = sql.get.get(write.key, time) as string | undefined;
+          if ((held ?? '') !== write.text) throw KEY_PRESENT;
+          break;
+        }
+        case 'take': {
+          const held = sql.get.get(write.key, time) as string | undefined;
+          const next = afterTake(held === undefined ? undefined : decodeValue(held), write);
+          if (next === 'full') throw KEY_PRESENT;
+          if (next !== 'same')
+            sql.set.run(write.key, JSON.stringify(next), time + Math.ceil(write.windowMs));
+          break;
+        }
+        case 'give': {
+          const held = sql.get.get(write.key, time) as string | undefined;
+          const next = afterGive(held === undefined ? undefined : decodeValue(held), write.id);
+          if (next === 'same') break;
+          if (next.length > 0) sql.setValue.run(JSON.stringify(next), write.key);
+          else sql.delete.run(write.key);
+          break;
+        }
         case 'append':
           appended.push({
             stream: write.stream,
