@@ -278,7 +278,10 @@ describe('the dialog in French', () => {
         paid: { amountMinor: 2_000_000, currency: 'NGN' },
       }),
     );
-    expect(screen.getAllByRole('heading', { name: outcomeMessagesFr.shortTitle })).toHaveLength(1);
+    // The outcome screens' words come in a chunk of their own: found once it has loaded.
+    expect(
+      await screen.findAllByRole('heading', { name: outcomeMessagesFr.shortTitle }),
+    ).toHaveLength(1);
     collect();
     cleanup();
 
@@ -434,7 +437,7 @@ describe('the dialog in French', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Payer depuis votre banque' })),
     );
     await andRedraw(() => declinedAtBank.push('FAILED'));
-    expect(screen.getAllByText(outcomeMessagesFr.bankDeclinedText)).toHaveLength(1);
+    expect(await screen.findAllByText(outcomeMessagesFr.bankDeclinedText)).toHaveLength(1);
     collect();
     cleanup();
 
