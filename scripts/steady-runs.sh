@@ -6,6 +6,12 @@
 # first copy failed. Usage: scripts/steady-runs.sh [RUNS=3]
 set -uo pipefail
 RUNS="${1:-3}"
+# The installed modules (better-sqlite3's binary) are built for the Node that ran `npm ci`: an
+# older Node on PATH crashes the SQLite tests and the demo (session 8's failed steady run was that).
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)'; then
+  echo "steady-runs: node $(node --version) is older than 22.12; put the Node you installed with first on PATH" >&2
+  exit 2
+fi
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/paydrop-steady-XXXXXX")"
 cleanup() {
