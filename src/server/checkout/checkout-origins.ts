@@ -83,5 +83,5 @@ export function createCheckoutOrigins(options: {
     return headers;
   }
 
-  return { shopOriginsFor, publicUrlOf, originAllowed, logRefusal, corsHeaders };
+  return { publicOrigin, shopOriginsFor, publicUrlOf, originAllowed, logRefusal, corsHeaders };
 }

@@ -97,7 +97,6 @@ export function createCheckoutHandlerWith(
   checkOptions(options);
   const basePath = (options.basePath ?? '/api/checkout').replace(/\/+$/, '');
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
   const tokenSecrets = tokenSecretsOf(options);
   const logger = handlerLogger(options.logger, {
     secretKey: options.secretKey,
@@ -211,7 +210,7 @@ export function createCheckoutHandlerWith(
   const eventStreamSlot = createEventStreamSlots(
     options.maxEventStreamsPerCheckout ?? MAX_EVENT_STREAMS_PER_CHECKOUT,
   );
-  const { shopOriginsFor, publicUrlOf, originAllowed, logRefusal, corsHeaders } =
+  const { publicOrigin, shopOriginsFor, publicUrlOf, originAllowed, logRefusal, corsHeaders } =
     createCheckoutOrigins({ publicUrl: options.publicUrl, allowedOrigins, basePath, logger });
 
   const json = (body: unknown, headers: Headers, status = 200) => jsonAnswer(body, status, headers);

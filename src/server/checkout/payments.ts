@@ -19,7 +19,7 @@ import { failureDetails, failureReasonOf } from '../../protocol/failure-reason';
 import type { ProviderClient } from '../../provider/client';
 import { CheckoutError } from '../http';
 import { type CheckoutStore, put, type StoreWrite } from '../store';
-import type { AttemptLimits } from './attempt-limits';
+import type { AttemptContext, AttemptLimits } from './attempt-limits';
 import { forBrowser } from './browser-reason';
 import { CARD, serverChannel } from './channels';
 import {
@@ -98,6 +98,11 @@ type Earlier =
   | { readonly kind: 'paid' | 'pending'; readonly record: PaymentRecord }
   | { readonly kind: 'resume'; readonly record: PaymentRecord; readonly view: PaymentView }
   | { readonly kind: 'none' };
+
+/** Who is starting a payment, for the limits: the checkout's order and id, the caller's address. */
+function attemptOf(claims: CheckoutClaims, client: ClientOfRequest): AttemptContext {
+  return { orderId: claims.orderId, checkoutId: claims.sid, address: client.address };
+}
 
 export function createPaymentService(deps: PaymentServiceDeps) {
   const { options, provider, store, signer, logger, now, records, outcomes, hosted } = deps;
@@ -390,11 +395,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const channel = serverChannel(input.channel);
       const refused = channel.refusedOnInitiate(claims);
       if (refused !== null) throw new CheckoutError('channel_unavailable', refused);
-      const attempt = {
-        orderId: claims.orderId,
-        checkoutId: claims.sid,
-        address: client.address,
-      };
+      const attempt = attemptOf(claims, client);
       // The address's budget, the order's lock and the new payment's places (the order's daily
       // budget; a card's attempts, issue 20): one commit, seen by every instance before the
       // provider is asked (issue 25 item 2).
@@ -546,11 +547,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         throw new CheckoutError('channel_unavailable', 'Card cannot take this payment.');
       }
       checkReturnTo(input.returnTo, allowedReturn);
-      const attempt = {
-        orderId: claims.orderId,
-        checkoutId: claims.sid,
-        address: client.address,
-      };
+      const attempt = attemptOf(claims, client);
       // Card testing (issue 20) on the hosted path too: each opening of the page is an attempt,
       // refused once the order, checkout or address has had its declines (counted as the page's
       // payments are learnt). Taken with the address's budget and the order's lock in one commit.
