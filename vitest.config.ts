@@ -25,6 +25,23 @@ const UNIT = [
 ];
 
 /**
+ * The node and dom projects share a worker's module graph and globals between files (isolate:
+ * false). These files cannot, and each gets its own:
+ * - the Hono adapter's serve() (@hono/node-server) replaces the global Request and Response with
+ *   its own, as it does in a merchant's app, and a file after it got those (a Response whose
+ *   headers.set was lost); test/helpers/shared-worker-guard.ts fails a file that does it unlisted;
+ * - vi.mock replaces a module for the file that asks, which a module graph loaded before it
+ *   cannot give (the chunk loaders watched or made to fail, card.css read as text).
+ */
+const OWN_MODULE_GRAPH = [
+  'test/node/server/checkout-adapters.test.ts',
+  'test/browser/bank-panel.test.ts',
+  'test/browser/bank-window.test.ts',
+  'test/browser/card-step.test.ts',
+  'test/browser/outcomes-unreachable.test.ts',
+];
+
+/**
  * Most files spend their time waiting on what they started (servers, Chromium, redis-server,
  * PostgreSQL, child processes), not computing, so more files run at once than there are cores.
  * Vitest's own default is cores - 1: one file at a time on a 2-core machine. PAYDROP_TEST_WORKERS
@@ -54,18 +71,46 @@ export default defineConfig({
       {
         // The widget's components in jsdom (each file says so in its first line).
         extends: true,
-        test: { name: 'dom', include: ['test/browser/**/*.test.ts'] },
+        // Shared between files like the node project's: jsdom set up once a worker, not once a file
+        // (65 CPU-s isolated, 29 shared); setup-dom.ts cleans the document after every test.
+        test: {
+          name: 'dom',
+          include: ['test/browser/**/*.test.ts'],
+          exclude: OWN_MODULE_GRAPH,
+          isolate: false,
+          setupFiles: ['test/browser/setup-dom.ts', 'test/helpers/shared-worker-guard.ts'],
+        },
       },
       {
-        // The companion, the sandbox, the stores and the demo, each over real servers.
+        // The companion, the sandbox, the stores and the demo, each over real servers. The files
+        // of a worker share its module graph (isolate: false): importing the server's modules
+        // again for each of 80 files was half the project's CPU (267 CPU-s isolated, 120 shared).
+        // Each file starts and closes its own servers, and restores what it stubs.
         extends: true,
-        test: { name: 'node', include: ['test/node/**/*.test.ts'], exclude: UNIT },
+        test: {
+          name: 'node',
+          include: ['test/node/**/*.test.ts'],
+          exclude: [...UNIT, ...OWN_MODULE_GRAPH],
+          isolate: false,
+          setupFiles: ['test/helpers/shared-worker-guard.ts'],
+        },
+      },
+      {
+        // Each file with a module graph and globals of its own (jsdom for those that say so).
+        extends: true,
+        test: { name: 'isolated', include: OWN_MODULE_GRAPH },
       },
       {
         // Chromium, the packed package in consumer projects, and its published types.
         extends: true,
         test: {
           name: 'e2e',
+          // One Chromium for the run; each file connects to it (test/helpers/browser.ts).
+          globalSetup: ['test/helpers/chromium-server.ts'],
+          // Shared between files like the node project's: Playwright's client and the servers'
+          // modules imported once a worker (import time summed over files: 18 s, from about 100).
+          isolate: false,
+          setupFiles: ['test/helpers/shared-worker-guard.ts'],
           // Journeys in a real browser, axe over every state: CPU-heavy, and beside three other
           // files on 2 cores a few took over 20 s (customer-looks-axe, widget-access). A hung one
           // still fails in a minute.

@@ -1,11 +1,21 @@
 /**
  * Launches the Chromium that scripts/chromium.mjs finds (CHROMIUM_PATH, Playwright's own, or
- * Debian's), headless, for the browser tests.
+ * Debian's), headless, for the browser tests. Under Vitest's browser projects it connects to the
+ * one the run shares (test/helpers/chromium-server.ts) instead; the benchmarks and the screenshot
+ * script launch their own.
  */
 import { type Browser, chromium } from 'playwright';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
 
+async function sharedEndpoint(): Promise<string | undefined> {
+  if (!process.env.VITEST) return undefined;
+  const { inject } = await import('vitest');
+  return inject('chromiumEndpoint');
+}
+
 export async function launchChromium(): Promise<Browser> {
+  const endpoint = await sharedEndpoint();
+  if (endpoint) return chromium.connect(endpoint);
   const executablePath = await findChromium();
   if (!executablePath) {
     throw new Error(

@@ -1,0 +1,26 @@
+/**
+ * Set-up for the files that share a worker's module graph and globals (isolate: false): a file
+ * that leaves a global of the fetch API replaced fails here, by name, instead of making whichever
+ * file runs after it in the same worker fail now and then. @hono/node-server's serve() does it
+ * (its own Request and Response, as in a merchant's app); such a file belongs in vitest.config.ts's
+ * OWN_MODULE_GRAPH list.
+ */
+import { afterAll, expect } from 'vitest';
+
+const NAMES = ['Request', 'Response', 'Headers', 'fetch', 'FormData', 'Blob'] as const;
+type Originals = Record<(typeof NAMES)[number], unknown>;
+
+const shared = globalThis as { __paydropFetchGlobals?: Originals };
+// The first file in the worker records them; the set-up runs again before every file after it.
+shared.__paydropFetchGlobals ??= Object.fromEntries(
+  NAMES.map((name) => [name, globalThis[name]]),
+) as Originals;
+const originals = shared.__paydropFetchGlobals;
+
+afterAll(() => {
+  const replaced = NAMES.filter((name) => globalThis[name] !== originals[name]);
+  expect(
+    replaced,
+    'this file replaced globals every later file in its worker sees: list it in OWN_MODULE_GRAPH (vitest.config.ts)',
+  ).toEqual([]);
+});
