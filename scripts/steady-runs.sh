@@ -28,9 +28,14 @@ for copy in main beside; do
 done
 # The second copy: the suite again and again, until the first copy's runs are over.
 set -m
+# A failing run's log is kept in .steady-logs/ too: the worktree goes when the script ends.
 ( cd "$WORK/beside" && n=0 && while true; do
     n=$((n + 1)); npx vitest run >"$WORK/beside.$n.log" 2>&1
-    echo "beside run $n: exit $? ($(grep -E '^[0-9]+ passed' "$WORK/beside.$n.log" | tail -1))"
+    code=$?
+    echo "beside run $n: exit $code ($(grep -E '^[0-9]+ passed' "$WORK/beside.$n.log" | tail -1))"
+    if [[ $code -ne 0 ]]; then
+      mkdir -p "$ROOT/.steady-logs" && cp "$WORK/beside.$n.log" "$ROOT/.steady-logs/beside-$n.log"
+    fi
   done ) &
 BESIDE_PID=$!
 set +m
