@@ -27,6 +27,7 @@ if (process.env.BENCH_STORE_ROLE === 'companion') {
     kind === 'sqlite'
       ? (await import('../src/server/store/sqlite')).createSqliteStore({
           path: process.env.BENCH_SQLITE_PATH ?? '',
+          durability: process.env.BENCH_SQLITE_DURABILITY === 'normal' ? 'normal' : 'full',
         })
       : kind === 'redis'
         ? (await import('../src/server/store/redis')).createRedisStore({
