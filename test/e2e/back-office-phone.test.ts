@@ -59,7 +59,8 @@ async function sendPayout(
 }
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  // It copies to the clipboard and reads it back: a Chromium of its own.
+  browser = await launchChromium({ ownClipboard: true });
   demo = await startDemoProcess({ BACK_OFFICE_PASSWORD: PASSWORD });
   const signing = await browser.newContext();
   const page = await signing.newPage();

@@ -21,7 +21,8 @@ const TOTE = DEFAULT_ORDERS['tote-ngn'] ?? { amountMinor: 2_500_050, currency: '
 
 const SERIOUS = ['moderate', 'serious', 'critical'];
 
-const browser = useChromium();
+// It copies to the clipboard and reads it back: a Chromium of its own (test/helpers/browser.ts).
+const browser = useChromium({ ownClipboard: true });
 let context: BrowserContext | undefined;
 let page: Page;
 let shop: Shop | undefined;

@@ -18,7 +18,8 @@ import {
   startShop,
 } from '../helpers/shop';
 
-const browser = useChromium();
+// It copies to the clipboard and reads it back: a Chromium of its own (test/helpers/browser.ts).
+const browser = useChromium({ ownClipboard: true });
 let context: BrowserContext | undefined;
 let page: Page;
 let shop: Shop | undefined;

@@ -13,8 +13,17 @@ async function sharedEndpoint(): Promise<string | undefined> {
   return inject('chromiumEndpoint');
 }
 
-export async function launchChromium(): Promise<Browser> {
-  const endpoint = await sharedEndpoint();
+export interface ChromiumOptions {
+  /**
+   * A Chromium of the file's own, not the run's shared one: the clipboard is the browser's, one
+   * for all its contexts, so a file that copies and reads the clipboard back would read another
+   * file's copy (an account number from widget-access read as customer-looks' one).
+   */
+  readonly ownClipboard?: boolean;
+}
+
+export async function launchChromium(options: ChromiumOptions = {}): Promise<Browser> {
+  const endpoint = options.ownClipboard ? undefined : await sharedEndpoint();
   if (endpoint) return chromium.connect(endpoint);
   const executablePath = await findChromium();
   if (!executablePath) {

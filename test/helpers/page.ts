@@ -14,19 +14,20 @@ import type {
   Page,
 } from 'playwright';
 import { afterAll, beforeAll } from 'vitest';
-import { launchChromium } from './browser';
+import { type ChromiumOptions, launchChromium } from './browser';
 import type { Shop } from './shop';
 
 // Chromium and tabs.
 
 /**
- * Launches Chromium before the file's first test and closes it after its last; returns the
- * browser. Call it at the top level of the test file.
+ * Connects to the run's Chromium before the file's first test (or launches one of its own, with
+ * `ownClipboard`) and closes it after its last; returns the browser. Call it at the top level of
+ * the test file.
  */
-export function useChromium(): () => Browser {
+export function useChromium(options: ChromiumOptions = {}): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await launchChromium(options);
   });
   afterAll(async () => {
     await browser?.close();
