@@ -31,10 +31,16 @@ const UNIT = [
  *   its own, as it does in a merchant's app, and a file after it got those (a Response whose
  *   headers.set was lost); test/helpers/shared-worker-guard.ts fails a file that does it unlisted;
  * - vi.mock replaces a module for the file that asks, which a module graph loaded before it
- *   cannot give (the chunk loaders watched or made to fail, card.css read as text).
+ *   cannot give (the chunk loaders watched or made to fail, card.css read as text);
+ * - a file that counts what the whole process holds (its timers, its open event streams) would
+ *   count a previous file's leftovers too (a steady run counted 4 timers where 1 was armed).
  */
 const OWN_MODULE_GRAPH = [
   'test/node/server/checkout-adapters.test.ts',
+  'test/node/server/events-heartbeat.test.ts',
+  'test/node/server/events-node.test.ts',
+  'test/node/server/serverless.test.ts',
+  'test/browser/copy-button.test.ts',
   'test/browser/bank-panel.test.ts',
   'test/browser/bank-window.test.ts',
   'test/browser/card-step.test.ts',
@@ -77,6 +83,9 @@ export default defineConfig({
           name: 'dom',
           include: ['test/browser/**/*.test.ts'],
           exclude: OWN_MODULE_GRAPH,
+          // A whole checkout walked in jsdom (messages.test.ts's French walk) took 21 s beside a
+          // second copy of the suite on 2 cores; a hung one still fails in a minute.
+          testTimeout: 60_000,
           isolate: false,
           setupFiles: ['test/browser/setup-dom.ts', 'test/helpers/shared-worker-guard.ts'],
         },
