@@ -25,8 +25,8 @@ const UNIT = [
 ];
 
 /**
- * The node and dom projects share a worker's module graph and globals between files (isolate:
- * false). These files cannot, and each gets its own:
+ * The node, dom and e2e projects share a worker's module graph and globals between files
+ * (isolate: false). These files cannot, and each gets its own:
  * - the Hono adapter's serve() (@hono/node-server) replaces the global Request and Response with
  *   its own, as it does in a merchant's app, and a file after it got those (a Response whose
  *   headers.set was lost); test/helpers/shared-worker-guard.ts fails a file that does it unlisted;
@@ -93,7 +93,7 @@ export default defineConfig({
       {
         // The companion, the sandbox, the stores and the demo, each over real servers. The files
         // of a worker share its module graph (isolate: false): importing the server's modules
-        // again for each of 80 files was half the project's CPU (267 CPU-s isolated, 120 shared).
+        // again for each of 80 files was half the project's CPU (267 CPU-s isolated, 127-147 shared).
         // Each file starts and closes its own servers, and restores what it stubs.
         extends: true,
         test: {
