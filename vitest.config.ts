@@ -100,6 +100,10 @@ export default defineConfig({
           name: 'node',
           include: ['test/node/**/*.test.ts'],
           exclude: [...UNIT, ...OWN_MODULE_GRAPH],
+          // A file's set-up may start a PostgreSQL (initdb and pg_ctl: about 3 s alone); three
+          // files starting theirs at once beside a second copy of the suite took over 20 s. A
+          // hung one still fails, in 2 minutes.
+          hookTimeout: 120_000,
           isolate: false,
           setupFiles: ['test/helpers/shared-worker-guard.ts'],
         },
