@@ -29,9 +29,10 @@ function faults(...rules: unknown[]) {
 }
 
 /**
- * A companion whose provider calls may take 5 s: this file's 200 ms limit would have a status
- * call that is merely slow on a loaded machine retried, and each retry counted by a test about
- * the status cache.
+ * A companion whose provider calls may take 5 s, for a test about something other than slowness:
+ * this file's 200 ms limit would have a call that is merely slow on a loaded machine retried (and
+ * each retry counted by a test about the status cache), or answered 504 where a test about a 500
+ * expects 502 (twice beside a second copy of the suite).
  */
 async function patientProvider(): Promise<void> {
   await rig.close();
@@ -168,6 +169,7 @@ describe('status: a read, retried where safe', () => {
 
 describe('initiate: never sent blindly twice', () => {
   it('answers 502 unavailable on a 500 after exactly one initiation, and the browser’s retry pays once', async () => {
+    await patientProvider();
     const session = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:f10' } });
     await faults({ endpoint: 'initiate', steps: [{ type: 'error', status: 500 }] });
     const from = rig.providerCalls.length;
@@ -266,6 +268,7 @@ describe('card steps under faults', () => {
   });
 
   it('does not retry finalize on a 500: one call, 502, and the browser’s retry charges once', async () => {
+    await patientProvider();
     const { token, reference } = await begin(rig, 'order-ngn:f21', 'Card', {
       card: testCard('4242424242424242'),
     });
