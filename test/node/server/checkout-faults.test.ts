@@ -20,23 +20,32 @@ const seen: string[] = [];
 const start = companionPerTest(KEY, seen);
 const { call, begin } = recorder(seen);
 
+/**
+ * The companion's provider deadline in this file: long enough that a call which is merely slow on
+ * a loaded machine is never cut. With a 200 ms deadline for every test, calls beside a second copy
+ * of the suite were cut and answered 504 where a test about a 500 expects 502, or retried and
+ * counted by a test about the status cache.
+ */
+const PATIENT_MS = 5000;
+/**
+ * For the tests about slow answers only: a deadline, and an injected latency well past it. The
+ * deadline is still a second, not 200 ms, so the answer that is not slowed fits in it under load.
+ */
+const HASTY_MS = 1000;
+const SLOW = { type: 'latency', ms: 2500 };
+
 beforeEach(async () => {
-  rig = await start({ timeouts: { providerMs: 200 } });
+  rig = await start({ timeouts: { providerMs: PATIENT_MS } });
 });
 
 function faults(...rules: unknown[]) {
   return control(rig, 'POST', '/__sandbox/config', { faults: rules });
 }
 
-/**
- * A companion whose provider calls may take 5 s, for a test about something other than slowness:
- * this file's 200 ms limit would have a call that is merely slow on a loaded machine retried (and
- * each retry counted by a test about the status cache), or answered 504 where a test about a 500
- * expects 502 (twice beside a second copy of the suite).
- */
-async function patientProvider(): Promise<void> {
+/** Restarts the companion with the short deadline that a test about slow answers needs. */
+async function hastyProvider(): Promise<void> {
   await rig.close();
-  rig = await start({ timeouts: { providerMs: 5000 } });
+  rig = await start({ timeouts: { providerMs: HASTY_MS } });
 }
 
 function callsTo(prefix: string, from = 0): number {
@@ -101,14 +110,14 @@ describe('status: a read, retried where safe', () => {
   });
 
   it('retries a slow answer past the deadline, and answers 504 timeout when every try is slow', async () => {
+    await hastyProvider();
     const first = await begin(rig, 'order-ngn:f5a', 'PayByTransfer');
     const second = await begin(rig, 'order-ngn:f5b', 'PayByTransfer');
-    const slow = { type: 'latency', ms: 400 };
-    await faults({ endpoint: 'status', steps: [slow] });
+    await faults({ endpoint: 'status', steps: [SLOW] });
     const once = await call(rig, 'GET', '/status', { token: first.token });
     expect(once.status).toBe(200);
 
-    await faults({ endpoint: 'status', steps: [slow, slow, slow] });
+    await faults({ endpoint: 'status', steps: [SLOW, SLOW, SLOW] });
     const from = rig.providerCalls.length;
     const always = await call(rig, 'GET', '/status', { token: second.token });
     expect(always.status).toBe(504);
@@ -131,7 +140,6 @@ describe('status: a read, retried where safe', () => {
   });
 
   it('a hundred waiting tabs cost at most two provider status calls, and all hear the same', async () => {
-    await patientProvider();
     const { token, reference } = await begin(rig, 'order-ngn:f7', 'PayByTransfer');
     // The cache holds an answer for one second of the companion's clock; held still, a hundred
     // calls that take longer than that on a loaded machine still fall in the same second.
@@ -148,7 +156,6 @@ describe('status: a read, retried where safe', () => {
   });
 
   it('twenty reloads of the bank’s return page cost at most two provider status calls', async () => {
-    await patientProvider();
     const { reference } = await begin(rig, 'order-gbp:f8', 'PayByAccount');
     await control(rig, 'POST', `/__sandbox/payments/${reference}/bank`, { approve: true });
     const release = rig.holdClock();
@@ -169,7 +176,6 @@ describe('status: a read, retried where safe', () => {
 
 describe('initiate: never sent blindly twice', () => {
   it('answers 502 unavailable on a 500 after exactly one initiation, and the browser’s retry pays once', async () => {
-    await patientProvider();
     const session = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:f10' } });
     await faults({ endpoint: 'initiate', steps: [{ type: 'error', status: 500 }] });
     const from = rig.providerCalls.length;
@@ -221,8 +227,9 @@ describe('initiate: never sent blindly twice', () => {
   });
 
   it('answers 504 timeout when the provider is slower than timeouts.providerMs, after one initiation', async () => {
+    await hastyProvider();
     const session = await call(rig, 'POST', '/session', { body: { order: 'order-ngn:f13' } });
-    await faults({ endpoint: 'initiate', steps: [{ type: 'latency', ms: 500 }] });
+    await faults({ endpoint: 'initiate', steps: [SLOW] });
     const from = rig.providerCalls.length;
     const failed = await call(rig, 'POST', '/initiate', {
       token: session.body.token,
@@ -268,7 +275,6 @@ describe('card steps under faults', () => {
   });
 
   it('does not retry finalize on a 500: one call, 502, and the browser’s retry charges once', async () => {
-    await patientProvider();
     const { token, reference } = await begin(rig, 'order-ngn:f21', 'Card', {
       card: testCard('4242424242424242'),
     });
