@@ -6,21 +6,16 @@
  * OWN_MODULE_GRAPH list.
  */
 import { afterAll, expect } from 'vitest';
+import { type FetchGlobals, fetchGlobals, replacedFetchGlobals } from './fetch-globals';
 
-const NAMES = ['Request', 'Response', 'Headers', 'fetch', 'FormData', 'Blob'] as const;
-type Originals = Record<(typeof NAMES)[number], unknown>;
-
-const shared = globalThis as { __paydropFetchGlobals?: Originals };
+const shared = globalThis as { __paydropFetchGlobals?: FetchGlobals };
 // The first file in the worker records them; the set-up runs again before every file after it.
-shared.__paydropFetchGlobals ??= Object.fromEntries(
-  NAMES.map((name) => [name, globalThis[name]]),
-) as Originals;
+shared.__paydropFetchGlobals ??= fetchGlobals();
 const originals = shared.__paydropFetchGlobals;
 
 afterAll(() => {
-  const replaced = NAMES.filter((name) => globalThis[name] !== originals[name]);
   expect(
-    replaced,
+    replacedFetchGlobals(originals),
     'this file replaced globals every later file in its worker sees: list it in OWN_MODULE_GRAPH (vitest.config.ts)',
   ).toEqual([]);
 });
