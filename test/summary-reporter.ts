@@ -1,7 +1,10 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
- * Ends the run with the plain line "N passed, N failed" that CI reads to know tests ran.
+ * Ends the run with the plain line "N passed, N failed" that CI reads to know tests ran. A file
+ * that failed outside its tests (a set-up or tear-down hook, an import) counts as one failure
+ * too: its tests may all have passed, and "0 failed" on a failed run would mislead whoever reads
+ * the line.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: readonly TestModule[]): void {
@@ -9,6 +12,12 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const module of testModules) {
+      if (module.state() === 'failed') {
+        const testFailed = [...module.children.allTests()].some(
+          (test) => test.result().state === 'failed',
+        );
+        if (!testFailed) failed++;
+      }
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
