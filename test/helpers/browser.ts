@@ -4,7 +4,7 @@
  * one the run shares (test/helpers/chromium-server.ts) instead; the benchmarks and the screenshot
  * script launch their own.
  */
-import { type Browser, chromium } from 'playwright';
+import { type Browser, type BrowserContext, chromium } from 'playwright';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
 
 async function sharedEndpoint(): Promise<string | undefined> {
@@ -22,9 +22,51 @@ export interface ChromiumOptions {
   readonly ownClipboard?: boolean;
 }
 
+const CLIPBOARD = ['clipboard-read', 'clipboard-write'];
+
+/** Throws when `permissions` would reach the shared browser's one clipboard. */
+function refuseClipboard(permissions: readonly string[] | undefined): void {
+  const asked = (permissions ?? []).filter((permission) => CLIPBOARD.includes(permission));
+  if (asked.length === 0) return;
+  throw new Error(
+    `${asked.join(' and ')} asked of the run's shared Chromium, whose clipboard every file's tabs ` +
+      "share: another file would read this copy, or this file another's. Launch a Chromium of " +
+      "the file's own: useChromium({ ownClipboard: true }) or launchChromium({ ownClipboard: true }).",
+  );
+}
+
+function refuseClipboardGrants(context: BrowserContext): BrowserContext {
+  const grant = context.grantPermissions.bind(context);
+  context.grantPermissions = async (permissions, options) => {
+    refuseClipboard(permissions);
+    return grant(permissions, options);
+  };
+  return context;
+}
+
+/**
+ * The shared browser, made to refuse clipboard permissions in every way a context gets them, so
+ * that a new file that copies and reads back fails at once with the way out, not now and then.
+ */
+function withoutClipboard(browser: Browser): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    refuseClipboard(options?.permissions);
+    return refuseClipboardGrants(await newContext(options));
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    refuseClipboard(options?.permissions);
+    const page = await newPage(options);
+    refuseClipboardGrants(page.context());
+    return page;
+  };
+  return browser;
+}
+
 export async function launchChromium(options: ChromiumOptions = {}): Promise<Browser> {
   const endpoint = options.ownClipboard ? undefined : await sharedEndpoint();
-  if (endpoint) return chromium.connect(endpoint);
+  if (endpoint) return withoutClipboard(await chromium.connect(endpoint));
   const executablePath = await findChromium();
   if (!executablePath) {
     throw new Error(
