@@ -19,6 +19,13 @@ import { FINALIZE_RETRY_MS } from '../../src/widget/channels/card/card-flow';
 import { type CompanionRig, companionCall, ORDERS, startCompanion } from './companion';
 import { call, fundTransfer, testCard } from './sandbox';
 
+/**
+ * How long a test may give one chaos run. A run takes 10-15 s on a quiet machine; beside a second
+ * copy of the suite on 2 cores, runs passed 90 s (the steady check, session 10: the memory run
+ * and the two-instance PostgreSQL one). A hang still fails, in 4 minutes.
+ */
+export const CHAOS_RUN_TIMEOUT_MS = 240_000;
+
 export interface ChaosOptions {
   readonly checkouts: number;
   readonly payouts: number;

@@ -13,16 +13,11 @@ import type { CheckoutStore } from '../../../src/server';
 import { createPostgresStore } from '../../../src/server/store/postgres';
 import { createRedisStore } from '../../../src/server/store/redis';
 import { createSqliteStore } from '../../../src/server/store/sqlite';
-import { runChaos } from '../../helpers/chaos';
+import { CHAOS_RUN_TIMEOUT_MS, runChaos } from '../../helpers/chaos';
 import { hasPostgresServer, type RunningPostgres, startPostgres } from '../../helpers/postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from '../../helpers/redis';
 
 const COUNT = Number(process.env.PAYDROP_CHAOS_COUNT ?? 100);
-/**
- * A run takes 10-15 s on a quiet machine; beside a second copy of the suite on 2 cores the
- * two-instance PostgreSQL one passed 90 s (steady check, run 2). A hang still fails, in 4 minutes.
- */
-const RUN_TIMEOUT_MS = 240_000;
 
 let folder = '';
 let redis: RunningRedis | undefined;
@@ -31,7 +26,7 @@ beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'paydrop-chaos-'));
   if (hasRedisServer()) redis = await startRedis();
   if (hasPostgresServer()) postgres = await startPostgres();
-}, 60_000);
+});
 afterAll(async () => {
   await redis?.stop();
   await postgres?.stop();
@@ -67,7 +62,7 @@ it(
   async () => {
     await chaosOn(createSqliteStore({ path: join(folder, 'chaos.db') }));
   },
-  RUN_TIMEOUT_MS,
+  CHAOS_RUN_TIMEOUT_MS,
 );
 
 it.skipIf(!hasRedisServer())(
@@ -75,7 +70,7 @@ it.skipIf(!hasRedisServer())(
   async () => {
     await chaosOn(createRedisStore({ url: (redis as RunningRedis).url }));
   },
-  RUN_TIMEOUT_MS,
+  CHAOS_RUN_TIMEOUT_MS,
 );
 
 it.skipIf(!hasPostgresServer())(
@@ -84,5 +79,5 @@ it.skipIf(!hasPostgresServer())(
     const url = await (postgres as RunningPostgres).createDatabase('chaos');
     await chaosOn(createPostgresStore({ url }), createPostgresStore({ url }));
   },
-  RUN_TIMEOUT_MS,
+  CHAOS_RUN_TIMEOUT_MS,
 );

@@ -35,7 +35,7 @@ beforeAll(async () => {
     postgres = await startPostgres();
     postgresBadInputUrl = await postgres.createDatabase('bad_input');
   }
-}, 60_000);
+});
 afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
   await redis?.stop();
