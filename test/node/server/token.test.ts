@@ -36,6 +36,17 @@ describe('checkout token', () => {
     expect(Buffer.from(signature, 'base64url')).toHaveLength(32);
   });
 
+  it('signs claims longer than its scratch buffers, in the same encoding', () => {
+    // 5,000 characters of description: JSON and base64url past the 4,096 bytes reused per call.
+    const long = { ...claims, description: '☕'.repeat(5000) };
+    const [payload, signature] = signer.sign(long).split('.') as [string, string];
+    expect(payload).toBe(Buffer.from(JSON.stringify(long)).toString('base64url'));
+    expect(Buffer.from(signature, 'base64url')).toHaveLength(32);
+    // The next token is not made of what the long one left in the buffers.
+    const [short] = signer.sign(claims).split('.') as [string];
+    expect(short).toBe(Buffer.from(JSON.stringify(claims)).toString('base64url'));
+  });
+
   it('verifies with every secret of a rotation and signs with the first', () => {
     const before = createTokenSigner(['old-secret-xxxxxxxxxxxxxxxxxxxx']);
     const rotating = createTokenSigner([
