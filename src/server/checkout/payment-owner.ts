@@ -12,25 +12,35 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { PaymentViewWire } from '../../protocol/contract';
 
 const encoder = new TextEncoder();
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  // By table: `Array.from(bytes, fn).join('')` made a call and a string per byte, on every
+  // initiation and every returning `/session` (issue 25).
+  let text = '';
+  for (const byte of bytes) text += HEX[byte] as string;
+  return text;
 }
 
 /** `secrets` newest first, as tokenSecret: the first makes keys, every one recognises its own. */
 export function createPaymentOwner(secrets: string | readonly string[]) {
+  // Each secret's HMAC keyed once (its pads hashed), as the token signer does; a call clones it.
   const keys = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) =>
-    hkdf(
+    hmac.create(
       sha256,
-      encoder.encode(secret),
-      encoder.encode('paydrop'),
-      encoder.encode('payment-key-v1'),
-      32,
+      hkdf(
+        sha256,
+        encoder.encode(secret),
+        encoder.encode('paydrop'),
+        encoder.encode('payment-key-v1'),
+        32,
+      ),
     ),
   );
-  const keyUnder = (key: Uint8Array, reference: string) =>
-    hex(hmac(sha256, key, encoder.encode(reference)));
-  const keyOf = (reference: string) => keyUnder(keys[0] as Uint8Array, reference);
+  type Keyed = (typeof keys)[number];
+  const keyUnder = (key: Keyed, reference: string) =>
+    hex(key.clone().update(encoder.encode(reference)).digest());
+  const keyOf = (reference: string) => keyUnder(keys[0] as Keyed, reference);
   return {
     /** The key the browser that initiated `reference` gets, once. */
     keyOf,
