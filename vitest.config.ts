@@ -60,12 +60,16 @@ export default defineConfig({
     // The companion serves the card frame's built stylesheet as text (`?raw`, src/server/checkout/card-frame.ts);
     // Vitest empties CSS it does not process.
     css: { include: [/paydrop-card-frame\.css/] },
-    // Servers in tests listen on port 0 and close on teardown; a hung one must not hang CI.
-    testTimeout: 20_000,
+    // Servers in tests listen on port 0 and close on teardown; a hung one must not hang CI. A
+    // limit bounds a hang, not speed: beside a second copy of the suite on 2 cores a test may take
+    // ten times as long (payouts-late-reversal, 1,000 transactions: over 20 s in the steady check,
+    // session 11), so a hung test fails in a minute.
+    testTimeout: 60_000,
     hookTimeout: 20_000,
     // A poll waits for what a loaded machine may take seconds to show (a page's script running, a
     // pushed status drawn): Vitest's 1 s default failed there (widget-loading, at load 20 on 2
-    // cores). A poll that passes returns as soon as it does, so a steady run is no slower.
+    // cores). A poll that passes returns as soon as it does, so a steady run is no slower; files
+    // do not set a shorter one.
     expect: { poll: { timeout: 10_000 } },
     reporters: ['default', new SummaryReporter()],
     maxWorkers: workers,
@@ -83,9 +87,6 @@ export default defineConfig({
           name: 'dom',
           include: ['test/browser/**/*.test.ts'],
           exclude: OWN_MODULE_GRAPH,
-          // A whole checkout walked in jsdom (messages.test.ts's French walk) took 21 s beside a
-          // second copy of the suite on 2 cores; a hung one still fails in a minute.
-          testTimeout: 60_000,
           isolate: false,
           setupFiles: ['test/browser/setup-dom.ts', 'test/helpers/shared-worker-guard.ts'],
         },
@@ -125,9 +126,8 @@ export default defineConfig({
           isolate: false,
           setupFiles: ['test/helpers/shared-worker-guard.ts'],
           // Journeys in a real browser, axe over every state: CPU-heavy, and beside three other
-          // files on 2 cores a few took over 20 s (customer-looks-axe, widget-access). A hung one
-          // still fails in a minute.
-          testTimeout: 60_000,
+          // files on 2 cores a few took over 20 s (customer-looks-axe, widget-access). A hung
+          // set-up still fails in a minute.
           hookTimeout: 60_000,
           include: [
             'test/e2e/**/*.test.ts',

@@ -163,5 +163,5 @@ describe('Bun.serve', () => {
       text += decoder.decode(value, { stream: true });
     }
     await reader.cancel();
-  }, 30_000);
+  });
 });

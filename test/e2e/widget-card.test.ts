@@ -540,9 +540,7 @@ describe('hostile challenge markup', () => {
     await heading('Verify it’s you').waitFor();
     const payment = await latest();
     await expect
-      .poll(() => consoleLines.find((line) => line.startsWith('hostile-issuer ')), {
-        timeout: 5000,
-      })
+      .poll(() => consoleLines.find((line) => line.startsWith('hostile-issuer ')))
       .toMatch(/^hostile-issuer /);
     expect(served).toBe(1);
     expect(frameHeaders?.['content-security-policy']).toContain(
@@ -571,7 +569,7 @@ describe('hostile challenge markup', () => {
     );
 
     // The forged completions reached the page (the recorder listens before the widget does)…
-    await expect.poll(async () => (await heardMessages()).length, { timeout: 5000 }).toBe(2);
+    await expect.poll(async () => (await heardMessages()).length).toBe(2);
     // …after one more turn of the page's event loop, the widget would have acted on them.
     await page.evaluate('new Promise((resolve) => setTimeout(resolve, 0))');
     expect((await heardMessages()).every((message) => message.origin === 'null')).toBe(true);

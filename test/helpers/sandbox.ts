@@ -189,7 +189,7 @@ export async function deliveriesEnded(sandbox: Sandbox): Promise<void> {
           (delivery: { state: string }) => delivery.state !== 'pending',
         );
       },
-      { timeout: 5000, interval: 20 },
+      { interval: 20 },
     )
     .toBe(true);
 }

@@ -33,7 +33,7 @@ it.skipIf(!hasRedisServer())(
       );
       for (let index = 0; index < count; index++)
         await writer.append(`events:spread-${index}`, { status: 'SUCCESSFUL' });
-      await expect.poll(() => heard.size, { timeout: 5000 }).toBe(count);
+      await expect.poll(() => heard.size).toBe(count);
     } finally {
       await Promise.all([holder.close(), writer.close()]);
     }

@@ -96,7 +96,7 @@ async function forgetsNothing(store: string): Promise<void> {
 
   await first.kill();
   // The browser's connection is cut with the process: it will reconnect with Last-Event-ID.
-  await expect.poll(() => waiting.ended(), { timeout: 5000 }).toBe(true);
+  await expect.poll(() => waiting.ended()).toBe(true);
 
   // While it is down: the transfers are paid and the bank approves; their webhooks find nobody.
   await control('POST', `/__sandbox/payments/${transfer.reference}/transfer`);

@@ -91,7 +91,7 @@ describe.skipIf(!hasRedisServer())('two companions on one Redis', () => {
       ).toHaveLength(1);
     }
     await Promise.all([first.stop(), second.stop()]);
-  }, 40_000);
+  });
 
   it('finishes on the other instance the confirmation whose lease a killed one held', async () => {
     const holder = await start();
@@ -141,7 +141,7 @@ describe.skipIf(!hasRedisServer())('two companions on one Redis', () => {
     await stream.waitFor((event) => event.data.status === 'SUCCESSFUL');
     await other.advance(3600);
     expect(outcomesFor(payment.reference, holder, other)).toHaveLength(1);
-  }, 40_000);
+  });
 });
 
 describe.skipIf(!hasPostgresServer())('two companions on one PostgreSQL database', () => {
@@ -182,7 +182,7 @@ describe.skipIf(!hasPostgresServer())('two companions on one PostgreSQL database
       ).toHaveLength(1);
     }
     await Promise.all([first.stop(), second.stop()]);
-  }, 40_000);
+  });
 
   it('finishes on the other instance the confirmation whose lease a killed one held', async () => {
     const holder = await startPg();
@@ -231,5 +231,5 @@ describe.skipIf(!hasPostgresServer())('two companions on one PostgreSQL database
     await stream.waitFor((event) => event.data.status === 'SUCCESSFUL');
     await other.advance(3600);
     expect(outcomesFor(payment.reference, holder, other)).toHaveLength(1);
-  }, 40_000);
+  });
 });

@@ -101,7 +101,7 @@ async function openStream(
   };
   streams.push(stream);
   // The stream is live once the server has said how to reconnect.
-  await expect.poll(() => text.includes('retry:'), { timeout: 2000, interval: 5 }).toBe(true);
+  await expect.poll(() => text.includes('retry:'), { interval: 5 }).toBe(true);
   return stream;
 }
 
@@ -130,7 +130,7 @@ describe('the outcome is pushed', () => {
     expect(stream.events).toEqual([]);
 
     await control(on, 'POST', `/__sandbox/payments/${reference}/transfer`);
-    await expect.poll(() => stream.events.length, { timeout: 3000 }).toBe(1);
+    await expect.poll(() => stream.events.length).toBe(1);
     expect(stream.events[0]).toEqual({
       id: '1',
       event: 'status',
@@ -146,7 +146,7 @@ describe('the outcome is pushed', () => {
     const { token, reference } = await begin(on, 'order-ngn:e2');
     const stream = await openStream(on, token);
     await control(on, 'POST', `/__sandbox/payments/${reference}/transfer`, { amount: 5 });
-    await expect.poll(() => stream.events.length, { timeout: 3000 }).toBe(1);
+    await expect.poll(() => stream.events.length).toBe(1);
     expect(stream.events[0]?.data).toEqual({
       type: 'status',
       reference,
@@ -162,7 +162,7 @@ describe('the outcome is pushed', () => {
     const tabs = await Promise.all(Array.from({ length: 10 }, () => openStream(on, token)));
     await control(on, 'POST', `/__sandbox/payments/${reference}/transfer`);
     for (const tab of tabs) {
-      await expect.poll(() => tab.events.length, { timeout: 3000 }).toBe(1);
+      await expect.poll(() => tab.events.length).toBe(1);
       expect(tab.events[0]?.data.status).toBe('SUCCESSFUL');
     }
     expect(on.paymentOutcomes).toHaveLength(1);
@@ -187,7 +187,7 @@ describe('the outcome is pushed', () => {
     const status = await companionCall(on, 'GET', '/status', { token });
     seen.push(status.text);
     expect(status.body.status).toBe('SUCCESSFUL');
-    await expect.poll(() => stream.events.length, { timeout: 3000 }).toBe(1);
+    await expect.poll(() => stream.events.length).toBe(1);
     await on.handler.idle();
     await pause(50);
     expect(stream.events).toHaveLength(1);
@@ -199,9 +199,9 @@ describe('a reconnecting browser gets what it missed, and nothing twice', () => 
     const on = await start();
     const { token, reference } = await begin(on, 'order-ngn:e5');
     await control(on, 'POST', `/__sandbox/payments/${reference}/transfer`);
-    await expect.poll(() => on.paymentOutcomes.length, { timeout: 3000 }).toBe(1);
+    await expect.poll(() => on.paymentOutcomes.length).toBe(1);
     const late = await openStream(on, token);
-    await expect.poll(() => late.events.length, { timeout: 2000 }).toBe(1);
+    await expect.poll(() => late.events.length).toBe(1);
     expect(late.events[0]).toMatchObject({ id: '1', data: { reference, status: 'SUCCESSFUL' } });
   });
 
@@ -210,14 +210,14 @@ describe('a reconnecting browser gets what it missed, and nothing twice', () => 
     const { token, reference } = await begin(on, 'order-ngn:e6');
     const first = await openStream(on, token);
     await control(on, 'POST', `/__sandbox/payments/${reference}/transfer`);
-    await expect.poll(() => first.events.length, { timeout: 3000 }).toBe(1);
+    await expect.poll(() => first.events.length).toBe(1);
     const lastId = first.events[0]?.id ?? '';
     await first.close();
 
     const upToDate = await openStream(on, token, { headers: { 'last-event-id': lastId } });
     const behind = await openStream(on, token, { headers: { 'last-event-id': '0' } });
     const byQuery = await openStream(on, token, { query: `&lastEventId=${lastId}` });
-    await expect.poll(() => behind.events.length, { timeout: 2000 }).toBe(1);
+    await expect.poll(() => behind.events.length).toBe(1);
     expect(behind.events[0]).toMatchObject({ id: lastId, data: { reference } });
     await pause(100);
     expect(upToDate.events).toEqual([]);
@@ -232,10 +232,10 @@ describe('a reconnecting browser gets what it missed, and nothing twice', () => 
     await before.close();
     expect(before.events).toEqual([]);
     await control(on, 'POST', `/__sandbox/payments/${reference}/transfer`);
-    await expect.poll(() => on.paymentOutcomes.length, { timeout: 3000 }).toBe(1);
+    await expect.poll(() => on.paymentOutcomes.length).toBe(1);
     // EventSource sends no Last-Event-ID when it never received an event.
     const after = await openStream(on, token);
-    await expect.poll(() => after.events.length, { timeout: 2000 }).toBe(1);
+    await expect.poll(() => after.events.length).toBe(1);
     expect(after.events[0]?.data).toEqual({ type: 'status', reference, status: 'SUCCESSFUL' });
   });
 });
@@ -267,7 +267,7 @@ describe('a closed tab', () => {
     const tabs = await Promise.all(Array.from({ length: 5 }, () => openStream(on, token)));
     expect(counting.active()).toBe(5);
     for (const tab of tabs) await tab.close();
-    await expect.poll(() => counting.active(), { timeout: 2000 }).toBe(0);
+    await expect.poll(() => counting.active()).toBe(0);
 
     const status = await companionCall(on, 'GET', '/status', { token });
     seen.push(status.text);
@@ -275,8 +275,8 @@ describe('a closed tab', () => {
     const fresh = await openStream(on, token);
     expect(counting.active()).toBe(1);
     await control(on, 'POST', `/__sandbox/payments/${reference}/transfer`);
-    await expect.poll(() => fresh.events.length, { timeout: 3000 }).toBe(1);
+    await expect.poll(() => fresh.events.length).toBe(1);
     await fresh.close();
-    await expect.poll(() => counting.active(), { timeout: 2000 }).toBe(0);
+    await expect.poll(() => counting.active()).toBe(0);
   });
 });

@@ -318,7 +318,7 @@ describe('nothing lost', () => {
     await control(rig, 'POST', `/__sandbox/payments/${reference}/transfer`);
     await webhooksSettled(rig);
     expect(rig.paymentOutcomes).toEqual([]);
-    await expect.poll(() => rig.paymentOutcomes.length, { timeout: 4000 }).toBe(1);
+    await expect.poll(() => rig.paymentOutcomes.length).toBe(1);
     expect(rig.paymentOutcomes[0]).toMatchObject({ reference, status: 'SUCCESSFUL' });
     const status = await call(rig, 'GET', '/status', { token });
     expect(status.body.status).toBe('SUCCESSFUL');
@@ -341,7 +341,7 @@ describe('nothing lost', () => {
       await control(rig, 'POST', `/__sandbox/payments/${reference}/transfer`);
     }
     await webhooksSettled(rig);
-    await expect.poll(() => rig.paymentOutcomes.length, { timeout: 5000 }).toBe(6);
+    await expect.poll(() => rig.paymentOutcomes.length).toBe(6);
     await rig.handler.idle();
     expect(rig.paymentOutcomes.map((outcome) => outcome.reference).sort()).toEqual(
       references.sort(),

@@ -234,9 +234,7 @@ describe('PayByAccount', () => {
       },
     ]);
     await expect
-      .poll(async () => (await call(rig, 'GET', '/status', { token })).body.status, {
-        timeout: 3000,
-      })
+      .poll(async () => (await call(rig, 'GET', '/status', { token })).body.status)
       .toBe('SUCCESSFUL');
     expect(rig.paymentOutcomes).toHaveLength(1);
   });

@@ -101,7 +101,7 @@ describe('the bank’s return page', () => {
     await control(on, 'POST', '/__sandbox/clock', { advanceSeconds: 2 });
     const page = await get(`${on.url}/return?reference=${reference}`);
     expect(page.status).toBe(200);
-    await expect.poll(() => on.paymentOutcomes.length, { timeout: 3000 }).toBe(1);
+    await expect.poll(() => on.paymentOutcomes.length).toBe(1);
     expect(on.paymentOutcomes[0]).toMatchObject({
       reference,
       status: 'SUCCESSFUL',

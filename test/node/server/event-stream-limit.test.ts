@@ -69,7 +69,7 @@ async function openStream(on: CompanionRig, token: string): Promise<OpenStream> 
     },
   };
   open.push(stream);
-  await expect.poll(() => text.includes('retry:'), { timeout: 2000, interval: 5 }).toBe(true);
+  await expect.poll(() => text.includes('retry:'), { interval: 5 }).toBe(true);
   return stream;
 }
 
@@ -125,7 +125,7 @@ describe('event streams per checkout', () => {
     const stream = await openStream(on, customer.token);
     expect(stream.status).toBe(200);
     await control(on, 'POST', `/__sandbox/payments/${customer.reference}/transfer`);
-    await expect.poll(() => stream.text(), { timeout: 3000 }).toContain('"SUCCESSFUL"');
+    await expect.poll(() => stream.text()).toContain('"SUCCESSFUL"');
     expect(on.paymentOutcomes.map((outcome) => outcome.status)).toEqual(['SUCCESSFUL']);
   });
 

@@ -174,9 +174,9 @@ describe('a card whose finalize answer was lost', () => {
     expect(lost.status).toBeGreaterThanOrEqual(500);
     await webhooksSettled(rig);
     await expect
-      .poll(async () => (await call(rig, 'GET', '/status', { token })).body, { timeout: 4000 })
+      .poll(async () => (await call(rig, 'GET', '/status', { token })).body)
       .toMatchObject({ reference, status: 'FAILED', reason: 'card_declined' });
-    await expect.poll(() => rig.paymentOutcomes.length, { timeout: 4000 }).toBe(1);
+    await expect.poll(() => rig.paymentOutcomes.length).toBe(1);
     expect(rig.paymentOutcomes[0]).toMatchObject({ status: 'FAILED', reason: 'card_declined' });
     // Asking finalize again says the same.
     const again = await call(rig, 'POST', '/finalize', { token });

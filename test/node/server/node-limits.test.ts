@@ -265,7 +265,7 @@ describe('serve() timeouts', () => {
     expect(unfinished.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(text).not.toContain('[ended]');
     await on.sandbox.request('POST', `/__sandbox/payments/${payment.reference}/transfer`);
-    await expect.poll(() => text, { timeout: 3000 }).toContain('"SUCCESSFUL"');
+    await expect.poll(() => text).toContain('"SUCCESSFUL"');
   });
 
   it('refuses timeouts and ports that are not whole positive numbers', async () => {

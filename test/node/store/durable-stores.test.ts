@@ -128,7 +128,7 @@ describe('SQLite store', () => {
     expect(new Set(claimed).size).toBe(90);
     expect(await setup.pending('race')).toBe(90);
     await setup.close();
-  }, 30_000);
+  });
 
   it("wakes a subscriber with another process's appends, in order, within a poll", async () => {
     const path = newPath();
@@ -139,9 +139,7 @@ describe('SQLite store', () => {
     const writer = child(path, 'append');
     await lineFrom(writer, (line) => line === 'ready');
     writer.stdin?.end('go\n');
-    await expect
-      .poll(() => heard.map((event) => event.value), { timeout: 5000 })
-      .toEqual([1, 2, 3, 4, 5]);
+    await expect.poll(() => heard.map((event) => event.value)).toEqual([1, 2, 3, 4, 5]);
     expect(heard.map((event) => event.id)).toEqual(['2', '3', '4', '5', '6']);
     unsubscribe();
     await store.close();
@@ -397,9 +395,9 @@ describe.runIf(hasRedisServer())('Redis store', () => {
     // The subscriber's connection dies; what is published until ioredis reconnects is lost to it.
     await admin.client('KILL', 'TYPE', 'pubsub');
     await writer.append('events:R1', 'while down');
-    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down']);
+    await expect.poll(() => heard).toEqual(['before', 'while down']);
     await writer.append('events:R1', 'after');
-    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down', 'after']);
+    await expect.poll(() => heard).toEqual(['before', 'while down', 'after']);
     await Promise.all([holder.close(), writer.close(), admin.quit()]);
   });
 
@@ -591,9 +589,9 @@ describe.runIf(hasPostgresServer())('PostgreSQL store', () => {
     );
     expect(cut.rowCount).toBe(1);
     await writer.append('events:R1', 'while down');
-    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down']);
+    await expect.poll(() => heard).toEqual(['before', 'while down']);
     await writer.append('events:R1', 'after');
-    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['before', 'while down', 'after']);
+    await expect.poll(() => heard).toEqual(['before', 'while down', 'after']);
     await Promise.all([holder.close(), writer.close(), admin.end()]);
   });
 

@@ -539,7 +539,7 @@ eachStore('commit', (harness) => {
       { op: 'expect', key: 'outcome:R9', value: undefined },
     ]);
     // The commit waits for the write in flight (a plain read would pass it, seeing no outcome).
-    await expect.poll(() => writing.blocked(), { timeout: 5000, interval: 20 }).toBe(1);
+    await expect.poll(() => writing.blocked(), { interval: 20 }).toBe(1);
     await writing.land();
     expect(await second).toBe(false);
     expect(await store.getMany(['reporting:R9', 'outcome:R9'])).toEqual([undefined, 'SUCCESSFUL']);
