@@ -65,7 +65,10 @@ export default defineConfig({
     // ten times as long (payouts-late-reversal, 1,000 transactions: over 20 s in the steady check,
     // session 11), so a hung test fails in a minute.
     testTimeout: 60_000,
-    hookTimeout: 20_000,
+    // A file's set-up may start a PostgreSQL (initdb and pg_ctl: about 3 s alone); three files
+    // starting theirs at once beside a second copy of the suite took over 20 s. A hung one still
+    // fails, in 2 minutes.
+    hookTimeout: 120_000,
     // A poll waits for what a loaded machine may take seconds to show (a page's script running, a
     // pushed status drawn): Vitest's 1 s default failed there (widget-loading, at load 20 on 2
     // cores). A poll that passes returns as soon as it does, so a steady run is no slower; files
@@ -101,10 +104,6 @@ export default defineConfig({
           name: 'node',
           include: ['test/node/**/*.test.ts'],
           exclude: [...UNIT, ...OWN_MODULE_GRAPH],
-          // A file's set-up may start a PostgreSQL (initdb and pg_ctl: about 3 s alone); three
-          // files starting theirs at once beside a second copy of the suite took over 20 s. A
-          // hung one still fails, in 2 minutes.
-          hookTimeout: 120_000,
           isolate: false,
           setupFiles: ['test/helpers/shared-worker-guard.ts'],
         },
@@ -125,10 +124,6 @@ export default defineConfig({
           // modules imported once a worker (import time summed over files: 18 s, from about 100).
           isolate: false,
           setupFiles: ['test/helpers/shared-worker-guard.ts'],
-          // Journeys in a real browser, axe over every state: CPU-heavy, and beside three other
-          // files on 2 cores a few took over 20 s (customer-looks-axe, widget-access). A hung
-          // set-up still fails in a minute.
-          hookTimeout: 60_000,
           include: [
             'test/e2e/**/*.test.ts',
             'test/consumers/**/*.test.ts',

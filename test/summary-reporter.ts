@@ -12,18 +12,15 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const module of testModules) {
-      if (module.state() === 'failed') {
-        const testFailed = [...module.children.allTests()].some(
-          (test) => test.result().state === 'failed',
-        );
-        if (!testFailed) failed++;
-      }
+      let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
+      // Failed with no test failing: a hook or the import did.
+      failed += failedHere === 0 && module.state() === 'failed' ? 1 : failedHere;
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }

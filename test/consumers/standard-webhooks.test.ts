@@ -13,7 +13,7 @@ let paydrop: typeof Server;
 beforeAll(async () => {
   const server = join(packedPackage().consumer, 'node_modules/paydrop/dist/server.js');
   paydrop = await import(pathToFileURL(server).href);
-}, 120_000);
+});
 
 const body = JSON.stringify({ event: 'payment.success', data: { reference: 'ref-42' } });
 

@@ -61,7 +61,7 @@ beforeAll(() => {
       '',
     ].join('\n'),
   );
-}, 120_000);
+});
 
 async function compile(
   name: string,

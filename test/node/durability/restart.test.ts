@@ -204,7 +204,7 @@ async function forgetsNothing(store: string): Promise<void> {
 
 it('forgets nothing when killed with SIGKILL mid-payment and started again on its SQLite file', async () => {
   await forgetsNothing(`sqlite:${join(folder, 'checkout.db')}`);
-}, 60_000);
+});
 
 it.skipIf(!hasPostgresServer())(
   'killed with kill -9 mid-payment and restarted on the same PostgreSQL database: every outcome reported exactly once with its order, a paid order never offered again',
