@@ -56,6 +56,7 @@ export type { DueWorkSummary } from './jobs';
 export { createPayoutsHandler, type PayoutsHandler, type PayoutsHandlerOptions } from './payouts';
 export {
   type CheckoutStore,
+  type CommitOptions,
   createMemoryStore,
   type StoredEvent,
   StoreUnavailableError,

@@ -72,11 +72,18 @@ export async function takeInitiationGuards(
   let waited = 0;
   for (let races = 0; ; ) {
     const counted = refusal ? [] : forNew;
-    const taken = await store.commit([
-      ...(address ? [limits.take(address, id)] : []),
-      putNew(initiatingKind, attempt, true),
-      ...counted.map((window) => limits.take(window, id)),
-    ]);
+    // Not flushed before the provider is asked: visible to every instance at once, and lost
+    // only with the machine (or the database server), when what it guards was never shown to
+    // anyone. The call's closing commit, flushed, makes it durable before the customer sees a
+    // payment. One sync a start instead of two on SQLite (issue 25).
+    const taken = await store.commit(
+      [
+        ...(address ? [limits.take(address, id)] : []),
+        putNew(initiatingKind, attempt, true),
+        ...counted.map((window) => limits.take(window, id)),
+      ],
+      { flush: false },
+    );
     if (taken)
       return {
         refusal,

@@ -73,6 +73,21 @@ export interface PageEntry {
   readonly value: unknown;
 }
 
+/** How a `commit` is made. */
+export interface CommitOptions {
+  /**
+   * `false`: the commit is seen by every instance at once and survives the process being killed,
+   * as any commit, but need not be flushed to the disk before the answer: a power cut (or, on
+   * PostgreSQL, the database server going down) may undo it. The next flushed commit flushes it
+   * too. Only for writes whose loss cannot lose money or an outcome: an initiation's guards (the
+   * order's lock, its budgets), which protect a provider call whose answer nobody has yet seen.
+   * SQLite at `durability: 'full'` skips a sync (synchronous = NORMAL for that commit);
+   * PostgreSQL commits it with `synchronous_commit = off`. Redis and the memory store are flushed
+   * as their configuration says for every commit alike. Default true.
+   */
+  readonly flush?: boolean | undefined;
+}
+
 export interface CheckoutStore {
   get(key: string): Promise<unknown>;
   set(key: string, value: unknown, ttlMs: number): Promise<void>;
@@ -91,7 +106,7 @@ export interface CheckoutStore {
    * script on Redis. Applied in order. When an `add` finds its key present, nothing is written
    * and the answer is false. Subscribers hear the appends only once they are committed.
    */
-  commit(writes: readonly StoreWrite[]): Promise<boolean>;
+  commit(writes: readonly StoreWrite[], options?: CommitOptions): Promise<boolean>;
   /** Several values in one round trip, in the keys' order (undefined where absent or expired). */
   getMany(keys: readonly string[]): Promise<unknown[]>;
   /**

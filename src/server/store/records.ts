@@ -5,7 +5,7 @@
  * a type), and writing one builds a `StoreWrite` for the call's single `commit` (issue 25 item 2).
  * Call sites name kinds and ids; no key strings, no casts.
  */
-import type { CheckoutStore, StoreWrite } from './store';
+import type { CheckoutStore, CommitOptions, StoreWrite } from './store';
 
 /** A kind of record: where a value of it lives, what it is, and how long it is kept. */
 export interface RecordKind<Id, Value> {
@@ -78,8 +78,8 @@ export function createRecords(store: CheckoutStore) {
       ) as RecordsRead<Reads>;
     },
     /** Writes `writes` all or nothing; false when one of its adds found its record present. */
-    commit(writes: readonly StoreWrite[]): Promise<boolean> {
-      return store.commit(writes);
+    commit(writes: readonly StoreWrite[], options?: CommitOptions): Promise<boolean> {
+      return store.commit(writes, options);
     },
     /** The store itself, for what is not a record: streams, queues, leases, lists. */
     store,

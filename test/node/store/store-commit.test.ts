@@ -469,6 +469,30 @@ eachStore('commit', (harness) => {
     expect(await store.get('first')).toBeUndefined();
   });
 
+  it('makes an unflushed commit like any other: all or nothing, seen by another instance at once', async () => {
+    const [store, other] = [open(), harness.shared ? open() : undefined];
+    const at = clock.monotonic();
+    const guards = (id: string) => [
+      { op: 'take', key: 'window:o1', id, limit: 2, at, windowMs: HOUR, whenFull: 'fail' } as const,
+      { op: 'add', key: 'lock:o1', value: id, ttlMs: HOUR } as const,
+    ];
+    expect(await store.commit(guards('a'), { flush: false })).toBe(true);
+    // Another instance sees the lock at once, and its own guards fail on it, writing nothing.
+    const second = other ?? store;
+    expect(await second.get('lock:o1')).toBe('a');
+    expect(await second.commit(guards('b'), { flush: false })).toBe(false);
+    expect(await store.get('window:o1')).toEqual([[at + HOUR, 'a']]);
+    // The call's closing commit, flushed, releases it; the next call takes it afresh.
+    expect(
+      await second.commit([
+        { op: 'delete', key: 'lock:o1' },
+        { op: 'set', key: 'payment:R1', value: { orderId: 'o1' }, ttlMs: HOUR },
+      ]),
+    ).toBe(true);
+    expect(await store.commit(guards('c'), { flush: false })).toBe(true);
+    expect(await store.getMany(['lock:o1', 'payment:R1'])).toEqual(['c', { orderId: 'o1' }]);
+  });
+
   it('takes an empty commit as done', async () => {
     const store = open();
     expect(await store.commit([])).toBe(true);

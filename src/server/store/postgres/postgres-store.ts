@@ -125,6 +125,10 @@ const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3]|57014|40001|40P01|25006)/;
 const ADD_FOUND = 'PDADD';
 /** deadlock_detected: the transaction PostgreSQL chose to end, rolled back whole. */
 const DEADLOCK = '40P01';
+/** One commit: one call of paydrop_commit, one round trip, one transaction. */
+const COMMIT = 'SELECT paydrop_commit($1::jsonb, $2, $3, $4)';
+const UNFLUSHED_COMMIT =
+  "SELECT set_config('synchronous_commit', 'off', true), paydrop_commit($1::jsonb, $2, $3, $4)";
 /** Tries of a commit that PostgreSQL ended in a deadlock. */
 const COMMIT_ATTEMPTS = 3;
 /** Node's socket errors and pg's own words for a connection that went away or timed out. */
@@ -705,7 +709,7 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
         if (watched.get(stream) === mine) watched.delete(stream);
       };
     },
-    async commit(given) {
+    async commit(given, options) {
       usable();
       const writes = checkWrites(given);
       if (writes.length === 0) return true;
@@ -747,7 +751,9 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
       const text = JSON.stringify(plan);
       for (let attempt = 1; ; attempt++) {
         try {
-          await query('SELECT paydrop_commit($1::jsonb, $2, $3, $4)', [
+          // Not flushed (CommitOptions): synchronous_commit off for this transaction only
+          // (set_config's `true`); PostgreSQL reads it when the statement's transaction commits.
+          await query(options?.flush === false ? UNFLUSHED_COMMIT : COMMIT, [
             text,
             now(),
             maxEvents,
