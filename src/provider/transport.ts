@@ -15,6 +15,7 @@ import {
   readAnswer,
   SECRET_KEY_HEADER,
 } from '../protocol';
+import { providerFetch } from './provider-fetch';
 
 /**
  * When a call may be sent again:
@@ -40,6 +41,7 @@ export interface ProviderTransportOptions {
   readonly backoffMs?: number | undefined;
   /** Longest single wait between attempts, Retry-After included, in ms. Default 5000. */
   readonly maxBackoffMs?: number | undefined;
+  /** Default: fetch, or on Node fetch's own dispatcher without its streams (provider-fetch.ts). */
   readonly fetch?: typeof fetch | undefined;
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
   readonly random?: (() => number) | undefined;
@@ -105,7 +107,7 @@ export function createProviderTransport(options: ProviderTransportOptions): Prov
   const baseUrl = checkBaseUrl('baseUrl', options.baseUrl);
   const listBaseUrl = checkBaseUrl('listBaseUrl', options.listBaseUrl ?? options.baseUrl);
   const secretKey = checkSecretKey(options.secretKey);
-  const send = options.fetch ?? fetch;
+  const send = options.fetch ?? providerFetch;
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const attempts = Math.max(1, options.attempts ?? 3);

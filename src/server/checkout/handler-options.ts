@@ -185,6 +185,11 @@ export interface CheckoutHandlerOptions {
    * @example pollDueWork: false
    */
   readonly pollDueWork?: boolean | undefined;
+  /**
+   * The fetch the provider is called with. Default: the global fetch; on Node, the dispatcher
+   * behind it, asked directly (src/provider/provider-fetch.ts): the same connections and
+   * settings without fetch's streams.
+   */
   readonly fetch?: typeof fetch | undefined;
   /**
    * The numbers of the limits against card testing and floods (docs/server.md, "Limits against

@@ -8,6 +8,7 @@
  */
 import { createProviderClock } from '../../protocol/provider-clock';
 import { createProviderClient } from '../../provider/client';
+import { providerFetch } from '../../provider/provider-fetch';
 import { createProviderTransport } from '../../provider/transport';
 import {
   CheckoutError,
@@ -109,7 +110,7 @@ export function createCheckoutHandlerWith(
   // The provider's now, measured from the Date of its answers: a transfer's expiry is on its
   // clock, and the browser counts down to it from the time we give it (issue 12, item 3).
   const providerClock = createProviderClock(now);
-  const send = options.fetch ?? fetch;
+  const send = options.fetch ?? providerFetch;
   const provider = createProviderClient(
     options,
     createProviderTransport({
