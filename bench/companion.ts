@@ -52,6 +52,8 @@ function start(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // Stopped with this process, however it ends: a failed run leaves no server behind.
+  process.once('exit', () => child.kill('SIGTERM'));
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -71,21 +73,28 @@ const companionProcess = await start('bench/companion-server.ts', {
 });
 const companion = `${companionProcess.url}/api/checkout`;
 
+/** The answer's JSON; a refused call stops the bench with what the companion said. */
+async function answerOf<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
 async function newPayment(index: number): Promise<{ token: string; reference: string }> {
-  const session = (await (
+  const session = await answerOf<{ token: string }>(
     await fetch(`${companion}/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ order: `bench-${index}` }),
-    })
-  ).json()) as { token: string };
-  const initiated = (await (
+    }),
+  );
+  const initiated = await answerOf<{ token: string; payment: { reference: string } }>(
     await fetch(`${companion}/initiate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token}` },
       body: JSON.stringify({ channel: 'PayByTransfer' }),
-    })
-  ).json()) as { token: string; payment: { reference: string } };
+    }),
+  );
   return { token: initiated.token, reference: initiated.payment.reference };
 }
 
