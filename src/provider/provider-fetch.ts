@@ -6,8 +6,9 @@
  * that (a JSON text out, a JSON text back), so here it asks fetch's own dispatcher, the one under
  * `Symbol.for('undici.globalDispatcher.1')`: the same connection pool, keep-alive, TLS and proxy
  * (`setGlobalDispatcher`, NODE_USE_ENV_PROXY) as fetch, for about a third of fetch's CPU
- * (bench/provider-fetch.ts). What fetch would do besides is done here too: redirects followed
- * (by fetch itself), a compressed answer decoded, a body-less status given no body.
+ * (bench/provider-fetch.ts). What fetch would do besides is done here too: redirects on the
+ * provider's origin followed (by fetch itself; one to another origin is handed back as it is,
+ * never sent the key), a compressed answer decoded, a body-less status given no body.
  *
  * Where there is no such dispatcher (Workers, Deno, Bun; Node before its first fetch creates
  * it), for anything but a string body to a URL, or once the global fetch has been replaced
@@ -84,12 +85,14 @@ export const providerFetch: typeof fetch = async (input, init) => {
     signal: init?.signal ?? undefined,
   });
   const location = answer.headers.location;
-  if (REDIRECT.has(answer.statusCode) && typeof location === 'string') {
+  const target = typeof location === 'string' ? URL.parse(location, url) : null;
+  // Followed as fetch follows it, by fetch (303, and 301/302 after a POST, become a GET), but
+  // only on the provider's own origin: fetch would carry the secret key's header to another.
+  if (REDIRECT.has(answer.statusCode) && target?.origin === url.origin) {
     await answer.body.arrayBuffer();
-    // Followed as fetch follows it, by fetch: 303, and 301/302 after a POST, become a GET.
     const toGet =
       answer.statusCode === 303 ? method !== 'HEAD' : answer.statusCode <= 302 && method === 'POST';
-    return fetch(new URL(location, url), toGet ? { ...init, method: 'GET', body: null } : init);
+    return fetch(target, toGet ? { ...init, method: 'GET', body: null } : init);
   }
   const responseHeaders = new Headers();
   for (const name in answer.headers) {

@@ -171,6 +171,31 @@ describe('providerFetch', () => {
     expect(await turned.json()).toEqual({ at: '/new', method: 'GET', body: '' });
   });
 
+  it('never follows a redirect to another origin, where the secret key would go along', async () => {
+    const elsewhere: Received[] = [];
+    const other = createServer((request, response) => {
+      elsewhere.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: '',
+      });
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const away = `http://127.0.0.1:${(other.address() as AddressInfo).port}/collect`;
+    try {
+      answer = (_request, response) => response.writeHead(307, { location: away }).end();
+      const response = await providerFetch(`${base}/moved-away`, call);
+      expect(response.status).toBe(307);
+      expect(response.headers.get('location')).toBe(away);
+      expect(elsewhere).toEqual([]);
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it('gives a 204 answer no body, as fetch does', async () => {
     answer = (_request, response) => response.writeHead(204).end();
     const response = await providerFetch(`${base}/empty`, call);

@@ -709,7 +709,7 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
         if (watched.get(stream) === mine) watched.delete(stream);
       };
     },
-    async commit(given, options) {
+    async commit(given, how) {
       usable();
       const writes = checkWrites(given);
       if (writes.length === 0) return true;
@@ -753,7 +753,7 @@ export function createPostgresStore(options: PostgresStoreOptions | string): Pos
         try {
           // Not flushed (CommitOptions): synchronous_commit off for this transaction only
           // (set_config's `true`); PostgreSQL reads it when the statement's transaction commits.
-          await query(options?.flush === false ? UNFLUSHED_COMMIT : COMMIT, [
+          await query(how?.flush === false ? UNFLUSHED_COMMIT : COMMIT, [
             text,
             now(),
             maxEvents,

@@ -550,7 +550,7 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
       if (!row || (row.expires_at <= now() && !listeners.has(stream))) return [];
       return readAfter(stream, parseEventId(afterId));
     },
-    async commit(given, options) {
+    async commit(given, how) {
       usable();
       const writes = checkWrites(given).map((write, index): EncodedWrite => {
         const where = writePlace(index, write.op);
@@ -564,7 +564,7 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
       let appended: Array<{ stream: string; id: number; text: string }>;
       // Not flushed (CommitOptions): this one commit skips the sync; the next synced commit
       // syncs the log with it in, as the log is one file written in order.
-      const unsynced = options?.flush === false && durability === 'FULL';
+      const unsynced = how?.flush === false && durability === 'FULL';
       if (unsynced) db.pragma('synchronous = NORMAL');
       try {
         appended = commit.immediate(writes, now());
