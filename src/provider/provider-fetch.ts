@@ -5,7 +5,7 @@
  * Response and their Headers around what undici's dispatcher does. A provider call needs none of
  * that (a JSON text out, a JSON text back), so here it asks fetch's own dispatcher, the one under
  * `Symbol.for('undici.globalDispatcher.1')`: the same connection pool, keep-alive, TLS and proxy
- * (`setGlobalDispatcher`, NODE_USE_ENV_PROXY) as fetch, for about a third of fetch's CPU
+ * (`setGlobalDispatcher`, NODE_USE_ENV_PROXY) as fetch, for about half of fetch's CPU
  * (bench/provider-fetch.ts). What fetch would do besides is done here too: redirects on the
  * provider's origin followed (by fetch itself; one to another origin is handed back as it is,
  * never sent the key), a compressed answer decoded, a body-less status given no body.
