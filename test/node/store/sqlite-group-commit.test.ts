@@ -1,0 +1,137 @@
+/**
+ * The SQLite store's group commit (issue 25): the commits asked for in one turn of the event loop
+ * are written in one transaction, one savepoint each, with one sync. On a real SQLite file; the
+ * transactions are counted where better-sqlite3 runs its statements (BEGIN, COMMIT, SAVEPOINT).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, expect, it, vi } from 'vitest';
+import { createSqliteStore } from '../../../src/server/store/sqlite';
+import type { StoreWrite } from '../../../src/server/store/store';
+
+const HOUR = 3_600_000;
+const folder = mkdtempSync(join(tmpdir(), 'paydrop-group-commit-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+let files = 0;
+const path = () => join(folder, `checkout-${++files}.db`);
+
+/** The statements better-sqlite3 runs from now on that end a transaction, and the sync settings. */
+function watchTransactions() {
+  const seen = { commits: 0, syncSettings: [] as string[] };
+  const probe = new Database(':memory:');
+  const Statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as {
+    run: (...args: unknown[]) => unknown;
+  };
+  probe.close();
+  const run = Statement.run;
+  vi.spyOn(Statement, 'run').mockImplementation(function (
+    this: { source: string },
+    ...args: unknown[]
+  ) {
+    if (this.source === 'COMMIT') seen.commits++;
+    return run.apply(this, args);
+  });
+  const pragma = Database.prototype.pragma;
+  vi.spyOn(Database.prototype, 'pragma').mockImplementation(function (
+    this: Database.Database,
+    source: string,
+    options?: Database.PragmaOptions,
+  ) {
+    if (/^synchronous\b/i.test(source)) seen.syncSettings.push(source);
+    return pragma.call(this, source, options);
+  });
+  return seen;
+}
+
+const order = (id: number): StoreWrite[] => [
+  { op: 'add', key: `lock:${id % 5}`, value: id, ttlMs: HOUR },
+  { op: 'set', key: `payment:${id}`, value: { id }, ttlMs: HOUR },
+  { op: 'append', stream: 'events', value: id },
+];
+
+it('writes the commits asked for together in one transaction; one refused by its guard is undone alone', async () => {
+  const store = createSqliteStore({ path: path() });
+  try {
+    const seen = watchTransactions();
+    // Ten commits at once on five locks: the first of each lock wins, the second finds it taken.
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, id) => store.commit(order(id))),
+    );
+    expect(answers).toEqual([true, true, true, true, true, false, false, false, false, false]);
+    expect(seen.commits).toBe(1);
+    expect(
+      await store.getMany(['lock:0', 'lock:4', 'payment:4', 'payment:5', 'payment:9']),
+    ).toEqual([0, 4, { id: 4 }, undefined, undefined]);
+    // The winners' appends, in the order asked; none of the refused ones'.
+    expect((await store.read('events')).map((event) => event.value)).toEqual([0, 1, 2, 3, 4]);
+  } finally {
+    await store.close();
+  }
+});
+
+it('tells a subscriber of each committed append after the batch, in order', async () => {
+  const store = createSqliteStore({ path: path() });
+  try {
+    const heard: unknown[] = [];
+    store.subscribe('events', (event) => heard.push(event.value));
+    const pending = Promise.all([
+      store.commit(order(0)),
+      store.commit(order(5)),
+      store.commit(order(1)),
+    ]);
+    expect(heard).toEqual([]);
+    expect(await pending).toEqual([true, false, true]);
+    expect(heard).toEqual([0, 1]);
+  } finally {
+    await store.close();
+  }
+});
+
+it('syncs a batch unless every commit in it is unflushed', async () => {
+  const store = createSqliteStore({ path: path() });
+  try {
+    const seen = watchTransactions();
+    await Promise.all([
+      store.commit(order(0), { flush: false }),
+      store.commit(order(1), { flush: false }),
+    ]);
+    expect(seen.syncSettings).toEqual(['synchronous = NORMAL', 'synchronous = FULL']);
+    await Promise.all([store.commit(order(2), { flush: false }), store.commit(order(3))]);
+    expect(seen.syncSettings).toHaveLength(2);
+    expect(seen.commits).toBe(2);
+  } finally {
+    await store.close();
+  }
+});
+
+it('writes the commits asked for before close(), and refuses those after', async () => {
+  const file = path();
+  const store = createSqliteStore({ path: file });
+  const asked = store.commit(order(7));
+  await store.close();
+  expect(await asked).toBe(true);
+  await expect(store.commit(order(8))).rejects.toThrow(/closed/);
+  const again = createSqliteStore({ path: file });
+  try {
+    expect(await again.get('payment:7')).toEqual({ id: 7 });
+  } finally {
+    await again.close();
+  }
+});
+
+it('is not held back by a test’s fake timers', async () => {
+  vi.useFakeTimers();
+  const store = createSqliteStore({ path: path() });
+  try {
+    expect(await store.commit(order(1))).toBe(true);
+    expect(await store.get('payment:1')).toEqual({ id: 1 });
+  } finally {
+    await store.close();
+  }
+});
