@@ -105,8 +105,24 @@ export function createJobPicker(deps: JobPickerDeps) {
       });
       result = { retryAt: now() + MINUTE_MS };
     }
-    if ('done' in result) await store.finish(queue, job.key);
-    else await store.schedule(queue, job.key, job.value, result.retryAt);
+    try {
+      if ('done' in result) await store.finish(queue, job.key);
+      else await store.schedule(queue, job.key, job.value, result.retryAt);
+    } catch (error) {
+      // The store went away (an outage, or the handler closed) as the job ended: its lease runs
+      // out and it runs again. Said here, never thrown: a job's promise may have no one waiting
+      // on it (a claim of the next queue failed after this one started), and an unhandled
+      // rejection would end the merchant's process.
+      logger.error(
+        'paydrop: a background job ran but its end could not be saved; it will run again',
+        {
+          queue,
+          key: job.key,
+          error: error instanceof Error ? error.message : String(error),
+        },
+      );
+      return 'failed';
+    }
     return threw ? 'failed' : 'done' in result ? 'finished' : 'retrying';
   }
 
