@@ -22,13 +22,14 @@
  * stores from another copy of the sources too, in the same rounds, for before/after figures.
  * BENCH_STARTS_STORES (e.g. memory,sqlite): only those stores' rows.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_TEST_KEY } from '../src/sandbox';
 import { hasPostgresServer, type RunningPostgres, startPostgres } from '../test/helpers/postgres';
 import { hasRedisServer, type RunningRedis, startRedis } from '../test/helpers/redis';
+import { startEntry as start, stopped } from './servers';
 
 /**
  * The stores, one line each: the environment bench/stores.ts's companion role needs for it, or
@@ -85,29 +86,6 @@ const CONCURRENCY = 16;
 /** Starts each target makes before anything is measured, CONCURRENCY in flight. */
 const WARM = Number(process.env.BENCH_STARTS_WARM ?? 1000);
 const secretKey = SANDBOX_TEST_KEY;
-
-function start(entry: string, env: Record<string, string>, cwd?: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, ...env },
-    cwd,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
-  });
-}
-const stopped = (child: ChildProcess) =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
 
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ??

@@ -6,8 +6,8 @@
  * provider, the merchant's server and the browser would.
  * Budget (DESIGN.md): under 1 ms added at the median, 5 ms at p99.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { SANDBOX_TEST_KEY } from '../src/sandbox';
+import { startEntry as start } from './servers';
 
 const LATENCY_CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const THROUGHPUT_CALLS = LATENCY_CALLS;
@@ -41,28 +41,6 @@ async function throughput(calls: Array<() => Promise<Response>>): Promise<number
     }),
   );
   return (calls.length / (performance.now() - start)) * 1000;
-}
-
-/** Starts a TypeScript entry in its own process and waits for the URL it prints. */
-function start(
-  entry: string,
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // Stopped with this process, however it ends: a failed run leaves no server behind.
-  process.once('exit', () => child.kill('SIGTERM'));
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
-  });
 }
 
 const secretKey = SANDBOX_TEST_KEY;

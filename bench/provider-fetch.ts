@@ -6,8 +6,8 @@
  * undici's and the garbage collector's threads count), CONCURRENCY calls in flight; the median
  * of ROUNDS interleaved rounds of BENCH_CALLS calls each, after a warm-up of both.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { providerFetch } from '../src/provider/provider-fetch';
+import { startServer } from './servers';
 
 const ROUNDS = 5;
 const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
@@ -24,19 +24,6 @@ const server = require('node:http').createServer((request, response) => {
 server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
 process.on('SIGTERM', () => { server.closeAllConnections(); server.close(() => process.exit(0)); });
 `;
-
-function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-}
 
 const payload = JSON.stringify({
   amount: 2500.5,
@@ -84,7 +71,7 @@ async function cpuPerCall(send: typeof fetch, url: string, count: number): Promi
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-const server = await startServer();
+const server = await startServer(['-e', SERVER]);
 try {
   const url = `${server.url}/api/payment/pay/initiate`;
   const senders: Array<[string, typeof fetch]> = [

@@ -11,11 +11,12 @@
  *
  * This file is also the companion: run with BENCH_STORE_ROLE=companion it serves one.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_TEST_KEY } from '../src/sandbox';
+import { startEntry as start, stopped } from './servers';
 
 type StoreKind = 'memory' | 'sqlite' | 'redis' | 'postgres';
 
@@ -82,29 +83,6 @@ async function main(): Promise<void> {
     if (!response.ok) throw new Error(`bench call failed: ${response.status}`);
     return performance.now() - start;
   }
-
-  function start(entry: string, env: Record<string, string>) {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    return new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
-      let output = '';
-      child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/[^\s]+)/.exec(output);
-        if (match?.[1]) resolve({ child, url: match[1] });
-      });
-      child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
-    });
-  }
-
-  const stopped = (child: ChildProcess) =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve(undefined);
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    });
 
   const sandbox = await start('src/sandbox/cli.ts', { PORT: '0', SANDBOX_SECRET_KEY: secretKey });
   const folder = mkdtempSync(join(tmpdir(), 'paydrop-bench-'));
