@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, expect, it, vi } from 'vitest';
 import { createSqliteStore } from '../../../src/server/store/sqlite';
 import type { StoreWrite } from '../../../src/server/store/store';
+import { watchSqlite } from '../../helpers/sqlite-watch';
 
 const HOUR = 3_600_000;
 const folder = mkdtempSync(join(tmpdir(), 'paydrop-group-commit-'));
@@ -21,34 +21,6 @@ afterEach(() => {
 let files = 0;
 const path = () => join(folder, `checkout-${++files}.db`);
 
-/** The statements better-sqlite3 runs from now on that end a transaction, and the sync settings. */
-function watchTransactions() {
-  const seen = { commits: 0, syncSettings: [] as string[] };
-  const probe = new Database(':memory:');
-  const Statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as {
-    run: (...args: unknown[]) => unknown;
-  };
-  probe.close();
-  const run = Statement.run;
-  vi.spyOn(Statement, 'run').mockImplementation(function (
-    this: { source: string },
-    ...args: unknown[]
-  ) {
-    if (this.source === 'COMMIT') seen.commits++;
-    return run.apply(this, args);
-  });
-  const pragma = Database.prototype.pragma;
-  vi.spyOn(Database.prototype, 'pragma').mockImplementation(function (
-    this: Database.Database,
-    source: string,
-    options?: Database.PragmaOptions,
-  ) {
-    if (/^synchronous\b/i.test(source)) seen.syncSettings.push(source);
-    return pragma.call(this, source, options);
-  });
-  return seen;
-}
-
 const order = (id: number): StoreWrite[] => [
   { op: 'add', key: `lock:${id % 5}`, value: id, ttlMs: HOUR },
   { op: 'set', key: `payment:${id}`, value: { id }, ttlMs: HOUR },
@@ -58,7 +30,7 @@ const order = (id: number): StoreWrite[] => [
 it('writes the commits asked for together in one transaction; one refused by its guard is undone alone', async () => {
   const store = createSqliteStore({ path: path() });
   try {
-    const seen = watchTransactions();
+    const seen = watchSqlite();
     // Ten commits at once on five locks: the first of each lock wins, the second finds it taken.
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, id) => store.commit(order(id))),
@@ -96,7 +68,7 @@ it('tells a subscriber of each committed append after the batch, in order', asyn
 it('syncs a batch unless every commit in it is unflushed', async () => {
   const store = createSqliteStore({ path: path() });
   try {
-    const seen = watchTransactions();
+    const seen = watchSqlite();
     await Promise.all([
       store.commit(order(0), { flush: false }),
       store.commit(order(1), { flush: false }),

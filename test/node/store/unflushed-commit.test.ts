@@ -9,13 +9,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPostgresStore } from '../../../src/server/store/postgres';
 import { createSqliteStore } from '../../../src/server/store/sqlite';
 import type { StoreWrite } from '../../../src/server/store/store';
 import { hasPostgresServer, type RunningPostgres, startPostgres } from '../../helpers/postgres';
+import { watchSqlite } from '../../helpers/sqlite-watch';
 
 const HOUR = 3_600_000;
 const guard = (id: string): StoreWrite[] => [
@@ -28,25 +28,10 @@ describe('SQLite: an unflushed commit', () => {
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
   afterEach(() => vi.restoreAllMocks());
 
-  /** The synchronous settings the store makes from now on, in order. */
-  function watchSyncSettings() {
-    const settings: string[] = [];
-    const pragma = Database.prototype.pragma;
-    vi.spyOn(Database.prototype, 'pragma').mockImplementation(function (
-      this: Database.Database,
-      source: string,
-      options?: Database.PragmaOptions,
-    ) {
-      if (/^synchronous\b/i.test(source)) settings.push(source);
-      return pragma.call(this, source, options);
-    });
-    return settings;
-  }
-
   it('skips the sync for that commit and syncs every commit after it, at durability full', async () => {
     const store = createSqliteStore({ path: join(folder, 'full.db') });
     try {
-      const settings = watchSyncSettings();
+      const settings = watchSqlite().syncSettings;
       expect(await store.commit(guard('a'), { flush: false })).toBe(true);
       expect(settings).toEqual(['synchronous = NORMAL', 'synchronous = FULL']);
       // A flushed commit, and the default, change nothing: the connection stays at FULL.
@@ -63,7 +48,7 @@ describe('SQLite: an unflushed commit', () => {
     const store = createSqliteStore({ path: join(folder, 'refused.db') });
     try {
       await store.commit(guard('a'));
-      const settings = watchSyncSettings();
+      const settings = watchSqlite().syncSettings;
       // The add finds its key: nothing written, and the setting is back.
       expect(await store.commit(guard('a'), { flush: false })).toBe(false);
       expect(settings).toEqual(['synchronous = NORMAL', 'synchronous = FULL']);
@@ -79,7 +64,7 @@ describe('SQLite: an unflushed commit', () => {
   it('changes nothing at durability normal, which never syncs a commit', async () => {
     const store = createSqliteStore({ path: join(folder, 'normal.db'), durability: 'normal' });
     try {
-      const settings = watchSyncSettings();
+      const settings = watchSqlite().syncSettings;
       expect(await store.commit(guard('a'), { flush: false })).toBe(true);
       expect(settings).toEqual([]);
     } finally {
