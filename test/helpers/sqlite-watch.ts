@@ -1,7 +1,8 @@
 /**
  * What a SQLite store asks better-sqlite3 for, watched where better-sqlite3 runs it (a disk sync
  * cannot be seen from SQL): the transactions it ends (`COMMIT`) and the sync settings it makes
- * (`PRAGMA synchronous`), from the call on, in order. Spies on better-sqlite3's prototypes, so
+ * (`PRAGMA synchronous`, whether through `pragma()` or a prepared statement), from the call on, in
+ * order. Spies on better-sqlite3's prototypes, so
  * the file's `afterEach` must call `vi.restoreAllMocks()`.
  */
 import Database from 'better-sqlite3';
@@ -27,6 +28,9 @@ export function watchSqlite(): SqliteWatch {
     ...args: unknown[]
   ) {
     if (this.source === 'COMMIT') seen.commits++;
+    // The store prepares its sync settings once and runs them.
+    const setting = /^PRAGMA (synchronous\b.*)$/i.exec(this.source);
+    if (setting?.[1]) seen.syncSettings.push(setting[1]);
     return run.apply(this, args);
   });
   const pragma = Database.prototype.pragma;

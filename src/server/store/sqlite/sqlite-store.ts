@@ -236,6 +236,10 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
 
   const sql = {
     get: db.prepare('SELECT value FROM store_values WHERE key = ? AND expires_at > ?').pluck(),
+    // Prepared once: db.pragma() prepares its statement on every call, ~50 µs a start between
+    // the two (issue 25).
+    syncNormal: db.prepare('PRAGMA synchronous = NORMAL'),
+    syncFull: db.prepare('PRAGMA synchronous = FULL'),
     set: db.prepare(
       `INSERT INTO store_values (key, value, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
@@ -471,7 +475,7 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
     // Unflushed (CommitOptions) only when all of them are: this batch skips the sync; the next
     // synced one syncs the log with it in, as the log is one file written in order.
     const unsynced = durability === 'FULL' && items.every((item) => item.unsynced);
-    if (unsynced) db.pragma('synchronous = NORMAL');
+    if (unsynced) sql.syncNormal.run();
     try {
       batch.immediate(items);
     } catch (error) {
@@ -483,7 +487,7 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
       }
       return;
     } finally {
-      if (unsynced) db.pragma('synchronous = FULL');
+      if (unsynced) sql.syncFull.run();
     }
     for (const item of items) {
       const outcome = item.outcome;
