@@ -9,6 +9,7 @@
  * counts in its memory.
  */
 import { createServer } from 'node:http';
+import v8 from 'node:v8';
 
 const sandbox = process.env.SANDBOX_URL ?? '';
 const secretKey = process.env.SANDBOX_SECRET_KEY ?? '';
@@ -50,9 +51,20 @@ const server = createServer((incoming, outgoing) => {
     const { user, system } = process.cpuUsage();
     globalThis.gc?.();
     const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
-    outgoing
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ rss, heapUsed, heapTotal, external, cpuMs: (user + system) / 1000 }));
+    outgoing.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        rss,
+        heapUsed,
+        heapTotal,
+        external,
+        cpuMs: (user + system) / 1000,
+        // As bench/streams-companion.ts: the young generation reserved, the memory given.
+        young:
+          v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')
+            ?.space_size ?? 0,
+        limit: process.constrainedMemory(),
+      }),
+    );
     return;
   }
   outgoing.writeHead(404).end();

@@ -71,8 +71,23 @@ const memory = () => {
   const folder = process.env.BENCH_HEAP_SNAPSHOT;
   if (folder)
     v8.writeHeapSnapshot(`${folder}/companion-${process.pid}-${++snapshots}.heapsnapshot`);
-  return Response.json({ rss, heapUsed, heapTotal, external, cpuMs: (user + system) / 1000 });
+  return Response.json({
+    rss,
+    heapUsed,
+    heapTotal,
+    external,
+    cpuMs: (user + system) / 1000,
+    ...youngAndLimit(),
+  });
 };
+/**
+ * V8's young generation as reserved now, and the memory Node was given (a container's limit, or
+ * 0 with none): Node 24 sizes the first from the second (see bench/memory-limit.ts).
+ */
+function youngAndLimit() {
+  const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+  return { young: young?.space_size ?? 0, limit: process.constrainedMemory() };
+}
 const running = await serve(
   (request) => (new URL(request.url).pathname === '/__bench/memory' ? memory() : checkout(request)),
   { host: '127.0.0.1' },
