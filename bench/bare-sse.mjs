@@ -20,6 +20,7 @@ setInterval(() => {
   for (const outgoing of streams.values()) outgoing.write(': keep-alive\n\n');
 }, 5000).unref();
 
+let snapshots = 0;
 const server = createServer((incoming, outgoing) => {
   const url = new URL(incoming.url ?? '/', 'http://bare');
   if (url.pathname === '/events') {
@@ -51,6 +52,9 @@ const server = createServer((incoming, outgoing) => {
     const { user, system } = process.cpuUsage();
     globalThis.gc?.();
     const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+    // BENCH_HEAP_SNAPSHOT=<folder>: as the companion's, to compare what a stream keeps.
+    const folder = process.env.BENCH_HEAP_SNAPSHOT;
+    if (folder) v8.writeHeapSnapshot(`${folder}/bare-${process.pid}-${++snapshots}.heapsnapshot`);
     outgoing.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({
         rss,
