@@ -81,8 +81,9 @@ const memory = () => {
   });
 };
 /**
- * V8's young generation as reserved now, and the memory Node was given (a container's limit, or
- * 0 with none): Node 24 sizes the first from the second (see bench/memory-limit.ts).
+ * V8's young generation as reserved now, and the memory Node was given (a container's limit;
+ * with none, 0 or cgroup v1's "unlimited", a huge number): Node 24 sizes the first from the second
+ * (see bench/memory-limit.ts).
  */
 function youngAndLimit() {
   const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
