@@ -275,12 +275,16 @@ try {
     const added = percentile(target.latencies, 50) - refMedian;
     const addedP99 = percentile(target.latencies, 99) - refP99;
     const ratio = median(ratios.get(target) ?? []);
+    // The spread of the rounds' ratios: how much of a verdict near its target is this machine's
+    // noise (on 2 shared cores the proxy's own CPU per start moved by 1.7× within an hour).
+    const roundRatios = ratios.get(target) ?? [];
+    const spread = `rounds ${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}`;
     const goal = targetsOf[target.name];
     const verdict = goal
       ? `  target ≤ +${goal.added} ms, ≥ ${goal.ratio}×: ${added <= goal.added ? 'ok' : 'MISSED'}, ${ratio >= goal.ratio ? 'ok' : 'MISSED'}`
       : '';
     console.log(
-      `  ${target.name.padEnd(17)} median ${percentile(target.latencies, 50).toFixed(3)} ms (${ms(added)} vs proxy)  p99 ${percentile(target.latencies, 99).toFixed(3)} ms (${ms(addedP99)})  ${median(target.rates).toFixed(0)} starts/s (${ratio.toFixed(2)}× proxy)  ${cpuPerStart(target).toFixed(2)} ms CPU/start (${(cpuPerStart(target) / cpuPerStart(reference)).toFixed(2)}×)${verdict}`,
+      `  ${target.name.padEnd(17)} median ${percentile(target.latencies, 50).toFixed(3)} ms (${ms(added)} vs proxy)  p99 ${percentile(target.latencies, 99).toFixed(3)} ms (${ms(addedP99)})  ${median(target.rates).toFixed(0)} starts/s (${ratio.toFixed(2)}× proxy, ${spread})  ${cpuPerStart(target).toFixed(2)} ms CPU/start (${(cpuPerStart(target) / cpuPerStart(reference)).toFixed(2)}×)${verdict}`,
     );
   }
   for (const kind of skipped)

@@ -240,6 +240,8 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
     // the two (issue 25).
     syncNormal: db.prepare('PRAGMA synchronous = NORMAL'),
     syncFull: db.prepare('PRAGMA synchronous = FULL'),
+    // Read every pollMs while anyone listens: prepared once too.
+    dataVersion: db.prepare('PRAGMA data_version').pluck(),
     set: db.prepare(
       `INSERT INTO store_values (key, value, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
@@ -537,7 +539,7 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
     if (closed) return;
     try {
       // data_version changes only when another connection commits: one cheap call when idle.
-      const version = db.pragma('data_version', { simple: true }) as number;
+      const version = sql.dataVersion.get() as number;
       if (version === dataVersion) return;
       dataVersion = version;
       const appends = sql.appendsAfter.all(seenAppend) as Array<{ seq: number; stream: string }>;
@@ -564,7 +566,7 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
 
   function watch(): void {
     if (poller || closed) return;
-    dataVersion = db.pragma('data_version', { simple: true }) as number;
+    dataVersion = sql.dataVersion.get() as number;
     seenAppend = sql.lastAppend.get() as number;
     poller = setInterval(lookForAppends, pollMs);
     // Watching must not keep a process alive on its own.
