@@ -7,8 +7,8 @@
  * `Symbol.for('undici.globalDispatcher.1')`: the same connection pool, keep-alive, TLS and proxy
  * (`setGlobalDispatcher`, NODE_USE_ENV_PROXY) as fetch, for about half of fetch's CPU
  * (bench/provider-fetch.ts). What fetch would do besides is done here too: redirects on the
- * provider's origin followed (by fetch itself; one to another origin is handed back as it is,
- * never sent the key), a compressed answer decoded, a body-less status given no body.
+ * provider's origin followed (one hop at a time; one to another origin is handed back as it
+ * is, never sent the key), a compressed answer decoded, a body-less status given no body.
  *
  * Where there is no such dispatcher (Workers, Deno, Bun; Node before its first fetch creates
  * it), for anything but a string body to a URL, or once the global fetch has been replaced
@@ -38,6 +38,8 @@ const foundFetch = globalThis.fetch;
 /** Statuses whose Response may not have a body (Fetch's "null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
+/** Redirects followed before giving up, as fetch (Fetch's limit). */
+const MAX_REDIRECTS = 20;
 
 function dispatcherOf(): Dispatcher | undefined {
   const found = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
@@ -55,7 +57,13 @@ function headersOf(given: HeadersInit | undefined): Record<string, string> | und
   return headers;
 }
 
-export const providerFetch: typeof fetch = async (input, init) => {
+export const providerFetch: typeof fetch = (input, init) => send(input, init, 0);
+
+async function send(
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+  redirects: number,
+): Promise<Response> {
   const dispatcher = dispatcherOf();
   const headers = headersOf(init?.headers);
   const body = init?.body;
@@ -86,13 +94,15 @@ export const providerFetch: typeof fetch = async (input, init) => {
   });
   const location = answer.headers.location;
   const target = typeof location === 'string' ? URL.parse(location, url) : null;
-  // Followed as fetch follows it, by fetch (303, and 301/302 after a POST, become a GET), but
-  // only on the provider's own origin: fetch would carry the secret key's header to another.
+  // Followed as fetch follows it (303, and 301/302 after a POST, become a GET), but here, one
+  // hop at a time, and only on the provider's own origin: fetch would carry the secret key's
+  // header to another, even after a first hop on the provider's.
   if (REDIRECT.has(answer.statusCode) && target?.origin === url.origin) {
     await answer.body.arrayBuffer();
+    if (redirects >= MAX_REDIRECTS) throw new TypeError('The provider redirected too many times.');
     const toGet =
       answer.statusCode === 303 ? method !== 'HEAD' : answer.statusCode <= 302 && method === 'POST';
-    return fetch(target, toGet ? { ...init, method: 'GET', body: null } : init);
+    return send(target, toGet ? { ...init, method: 'GET', body: null } : init, redirects + 1);
   }
   const responseHeaders = new Headers();
   for (const name in answer.headers) {
@@ -118,4 +128,4 @@ export const providerFetch: typeof fetch = async (input, init) => {
     });
   }
   return new Response(await answer.body.arrayBuffer(), { status, headers: responseHeaders });
-};
+}

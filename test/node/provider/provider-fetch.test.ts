@@ -171,6 +171,14 @@ describe('providerFetch', () => {
     expect(await turned.json()).toEqual({ at: '/new', method: 'GET', body: '' });
   });
 
+  it('gives up on a provider that redirects in a loop, as fetch does after 20', async () => {
+    answer = (_request, response) => response.writeHead(302, { location: '/again' }).end();
+    await expect(providerFetch(`${base}/again`, { method: 'GET' })).rejects.toThrow(
+      /redirected too many times/,
+    );
+    expect(received).toHaveLength(21);
+  });
+
   it('never follows a redirect to another origin, where the secret key would go along', async () => {
     const elsewhere: Received[] = [];
     const other = createServer((request, response) => {
@@ -189,6 +197,18 @@ describe('providerFetch', () => {
       const response = await providerFetch(`${base}/moved-away`, call);
       expect(response.status).toBe(307);
       expect(response.headers.get('location')).toBe(away);
+      expect(elsewhere).toEqual([]);
+      // Nor after a first redirect on the provider's origin: each one is looked at.
+      answer = (request, response) =>
+        response.writeHead(307, { location: request.url === '/hop' ? away : '/hop' }).end();
+      const chained = await providerFetch(`${base}/moved-twice`, call);
+      expect(chained.status).toBe(307);
+      expect(chained.headers.get('location')).toBe(away);
+      expect(received.map((request) => request.url)).toEqual([
+        '/moved-away',
+        '/moved-twice',
+        '/hop',
+      ]);
       expect(elsewhere).toEqual([]);
     } finally {
       other.closeAllConnections();
