@@ -47,6 +47,8 @@ async function providerCall(send: typeof fetch, url: string): Promise<void> {
       },
       body: payload,
       signal: controller.signal,
+      // The transport follows redirects itself; providerFetch takes only such calls.
+      redirect: 'manual',
     });
     response.headers.get('date');
     JSON.parse(await response.text());

@@ -6,14 +6,15 @@
  * that (a JSON text out, a JSON text back), so here it asks fetch's own dispatcher, the one under
  * `Symbol.for('undici.globalDispatcher.1')`: the same connection pool, keep-alive, TLS and proxy
  * (`setGlobalDispatcher`, NODE_USE_ENV_PROXY) as fetch, for about half of fetch's CPU
- * (bench/provider-fetch.ts). What fetch would do besides is done here too: redirects on the
- * provider's origin followed (one hop at a time; one to another origin is handed back as it
- * is, never sent the key), a compressed answer decoded, a body-less status given no body.
+ * (bench/provider-fetch.ts). What fetch would do besides is done here too: a compressed answer
+ * decoded, a body-less status given no body.
  *
- * Where there is no such dispatcher (Workers, Deno, Bun; Node before its first fetch creates
- * it), for anything but a string body to a URL, or once the global fetch has been replaced
- * since this module was loaded (a merchant's tests mocking the provider with MSW or nock), it
- * is fetch. A `fetch` option of the handler always wins.
+ * That is for the transport's calls: a string body to a URL, with `redirect: 'manual'` (the
+ * transport follows redirects itself, on the provider's origin only), so a redirect is answered
+ * as it is. Anything else is fetch: where there is no such dispatcher (Workers, Deno, Bun; Node
+ * before its first fetch creates it), another redirect mode, another body, or once the global
+ * fetch has been replaced since this module was loaded (a merchant's tests mocking the provider
+ * with MSW or nock). A `fetch` option of the handler always wins.
  */
 
 /** The part of undici's Dispatcher used here (undici's `Dispatcher.request`). */
@@ -37,9 +38,6 @@ const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 const foundFetch = globalThis.fetch;
 /** Statuses whose Response may not have a body (Fetch's "null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
-/** Redirects followed before giving up, as fetch (Fetch's limit). */
-const MAX_REDIRECTS = 20;
 
 function dispatcherOf(): Dispatcher | undefined {
   const found = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
@@ -57,13 +55,7 @@ function headersOf(given: HeadersInit | undefined): Record<string, string> | und
   return headers;
 }
 
-export const providerFetch: typeof fetch = (input, init) => send(input, init, 0);
-
-async function send(
-  input: Parameters<typeof fetch>[0],
-  init: RequestInit | undefined,
-  redirects: number,
-): Promise<Response> {
+export const providerFetch: typeof fetch = async (input, init) => {
   const dispatcher = dispatcherOf();
   const headers = headersOf(init?.headers);
   const body = init?.body;
@@ -73,7 +65,7 @@ async function send(
     !headers ||
     (typeof input !== 'string' && !(input instanceof URL)) ||
     (body !== undefined && body !== null && typeof body !== 'string') ||
-    (init?.redirect !== undefined && init.redirect !== 'follow')
+    init?.redirect !== 'manual'
   )
     return fetch(input, init);
   const url = new URL(input);
@@ -92,18 +84,6 @@ async function send(
     body: body ?? undefined,
     signal: init?.signal ?? undefined,
   });
-  const location = answer.headers.location;
-  const target = typeof location === 'string' ? URL.parse(location, url) : null;
-  // Followed as fetch follows it (303, and 301/302 after a POST, become a GET), but here, one
-  // hop at a time, and only on the provider's own origin: fetch would carry the secret key's
-  // header to another, even after a first hop on the provider's.
-  if (REDIRECT.has(answer.statusCode) && target?.origin === url.origin) {
-    await answer.body.arrayBuffer();
-    if (redirects >= MAX_REDIRECTS) throw new TypeError('The provider redirected too many times.');
-    const toGet =
-      answer.statusCode === 303 ? method !== 'HEAD' : answer.statusCode <= 302 && method === 'POST';
-    return send(target, toGet ? { ...init, method: 'GET', body: null } : init, redirects + 1);
-  }
   const responseHeaders = new Headers();
   for (const name in answer.headers) {
     const value = answer.headers[name];
@@ -128,4 +108,4 @@ async function send(
     });
   }
   return new Response(await answer.body.arrayBuffer(), { status, headers: responseHeaders });
-}
+};

@@ -41,7 +41,11 @@ export interface ProviderTransportOptions {
   readonly backoffMs?: number | undefined;
   /** Longest single wait between attempts, Retry-After included, in ms. Default 5000. */
   readonly maxBackoffMs?: number | undefined;
-  /** Default: fetch, or on Node fetch's own dispatcher without its streams (provider-fetch.ts). */
+  /**
+   * Default: fetch, or on Node fetch's own dispatcher without its streams (provider-fetch.ts).
+   * Called with `redirect: 'manual'`: redirects are followed by the transport, on the
+   * provider's origin only.
+   */
   readonly fetch?: typeof fetch | undefined;
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
   readonly random?: (() => number) | undefined;
@@ -103,6 +107,49 @@ function redact(value: unknown, secret: string): unknown {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+/** Redirects followed before giving up, as fetch (Fetch's limit). */
+const MAX_REDIRECTS = 20;
+
+/**
+ * `url` sent with `init`, the provider's redirects followed here rather than by fetch: hop by
+ * hop, and only on the provider's own origin. fetch would carry every header of the call, the
+ * secret key among them, to whatever origin a redirect names (Fetch drops only Authorization),
+ * so whatever fetch is given is asked with `redirect: 'manual'`, and a redirect to another origin
+ * is answered as it is. As fetch: 303, and 301/302 after a POST, go on as a GET without a body.
+ */
+async function sendFollowing(
+  send: typeof fetch,
+  url: string,
+  init: RequestInit & { readonly headers: Record<string, string> },
+  request: FailedRequest,
+): Promise<Response> {
+  let at = new URL(url);
+  let next = init;
+  for (let hops = 0; ; hops++) {
+    const response = await send(at.href, { ...next, redirect: 'manual' });
+    const location = REDIRECT.has(response.status) ? response.headers.get('location') : null;
+    const target = location === null ? null : URL.parse(location, at);
+    if (target?.origin !== at.origin) return response;
+    await response.body?.cancel();
+    if (hops === MAX_REDIRECTS)
+      throw new ProviderUnavailableError('The provider redirected the call too many times.', {
+        status: response.status,
+        request,
+      });
+    const toGet =
+      response.status === 303
+        ? next.method !== 'HEAD'
+        : response.status <= 302 && next.method === 'POST';
+    if (toGet) {
+      const { 'content-type': _sent, ...headers } = next.headers;
+      const { body: _body, ...rest } = next;
+      next = { ...rest, method: 'GET', headers };
+    }
+    at = target;
+  }
+}
+
 export function createProviderTransport(options: ProviderTransportOptions): ProviderTransport {
   const baseUrl = checkBaseUrl('baseUrl', options.baseUrl);
   const listBaseUrl = checkBaseUrl('listBaseUrl', options.listBaseUrl ?? options.baseUrl);
@@ -125,16 +172,21 @@ export function createProviderTransport(options: ProviderTransportOptions): Prov
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
-      const response = await send(request.url, {
-        method: call.method,
-        headers: {
-          [SECRET_KEY_HEADER]: secretKey,
-          accept: 'application/json',
-          ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+      const response = await sendFollowing(
+        send,
+        request.url,
+        {
+          method: call.method,
+          headers: {
+            [SECRET_KEY_HEADER]: secretKey,
+            accept: 'application/json',
+            ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+          signal: controller.signal,
         },
-        ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-        signal: controller.signal,
-      });
+        request,
+      );
       return withoutSecret(await readAnswer(response, request));
     } catch (cause) {
       if (cause instanceof ProviderError) throw cause;

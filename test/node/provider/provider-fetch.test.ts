@@ -95,7 +95,9 @@ const call = {
     'content-type': 'application/json',
   },
   body: JSON.stringify({ amount: 2500.5, channel: 'PayByTransfer', note: 'Naira ₦' }),
-};
+  // As the transport sends every call: it follows redirects itself.
+  redirect: 'manual',
+} satisfies RequestInit;
 
 describe('providerFetch', () => {
   it('sends a call as fetch does and reads its answer as fetch does, through fetch’s dispatcher', async () => {
@@ -142,6 +144,7 @@ describe('providerFetch', () => {
     };
     const response = await providerFetch(`${base}/status`, {
       headers: { accept: 'application/json' },
+      redirect: 'manual',
     });
     expect(await response.json()).toEqual({ data: { status: 'SUCCESSFUL' } });
   });
@@ -151,69 +154,18 @@ describe('providerFetch', () => {
       response.setHeader('content-encoding', 'compress');
       response.end('????');
     };
-    await expect(providerFetch(`${base}/status`, {})).rejects.toThrow(
+    await expect(providerFetch(`${base}/status`, { redirect: 'manual' })).rejects.toThrow(
       /content-encoding compress cannot be decoded/,
     );
   });
 
-  it('follows a redirect as fetch does: 307 sends the call again, 303 turns it into a GET', async () => {
-    answer = (request, response) => {
-      if (request.url === '/moved-307') response.writeHead(307, { location: '/new' }).end();
-      else if (request.url === '/moved-303') response.writeHead(303, { location: '/new' }).end();
-      else
-        response.end(
-          JSON.stringify({ at: request.url, method: request.method, body: request.body }),
-        );
-    };
-    const kept = await providerFetch(`${base}/moved-307`, call);
-    expect(await kept.json()).toEqual({ at: '/new', method: 'POST', body: call.body });
-    const turned = await providerFetch(`${base}/moved-303`, call);
-    expect(await turned.json()).toEqual({ at: '/new', method: 'GET', body: '' });
-  });
-
-  it('gives up on a provider that redirects in a loop, as fetch does after 20', async () => {
-    answer = (_request, response) => response.writeHead(302, { location: '/again' }).end();
-    await expect(providerFetch(`${base}/again`, { method: 'GET' })).rejects.toThrow(
-      /redirected too many times/,
-    );
-    expect(received).toHaveLength(21);
-  });
-
-  it('never follows a redirect to another origin, where the secret key would go along', async () => {
-    const elsewhere: Received[] = [];
-    const other = createServer((request, response) => {
-      elsewhere.push({
-        method: request.method ?? '',
-        url: request.url ?? '',
-        headers: request.headers,
-        body: '',
-      });
-      response.end('{}');
-    });
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    const away = `http://127.0.0.1:${(other.address() as AddressInfo).port}/collect`;
-    try {
-      answer = (_request, response) => response.writeHead(307, { location: away }).end();
-      const response = await providerFetch(`${base}/moved-away`, call);
-      expect(response.status).toBe(307);
-      expect(response.headers.get('location')).toBe(away);
-      expect(elsewhere).toEqual([]);
-      // Nor after a first redirect on the provider's origin: each one is looked at.
-      answer = (request, response) =>
-        response.writeHead(307, { location: request.url === '/hop' ? away : '/hop' }).end();
-      const chained = await providerFetch(`${base}/moved-twice`, call);
-      expect(chained.status).toBe(307);
-      expect(chained.headers.get('location')).toBe(away);
-      expect(received.map((request) => request.url)).toEqual([
-        '/moved-away',
-        '/moved-twice',
-        '/hop',
-      ]);
-      expect(elsewhere).toEqual([]);
-    } finally {
-      other.closeAllConnections();
-      await new Promise((resolve) => other.close(resolve));
-    }
+  it('answers a redirect as it is, for the transport to follow', async () => {
+    answer = (_request, response) => response.writeHead(307, { location: '/new' }).end();
+    const { result, calls } = await countingDispatcher(() => providerFetch(`${base}/moved`, call));
+    expect(calls).toBe(1);
+    expect(result.status).toBe(307);
+    expect(result.headers.get('location')).toBe('/new');
+    expect(received.map((request) => request.url)).toEqual(['/moved']);
   });
 
   it('gives a 204 answer no body, as fetch does', async () => {
@@ -250,20 +202,24 @@ describe('providerFetch', () => {
     expect(received).toEqual([]);
   });
 
-  it('uses fetch for what it does not take itself: a body that is not text, headers as a Headers', async () => {
+  it('uses fetch for what it does not take itself: a body that is not text, headers as a Headers, redirects to follow', async () => {
     answer = (request, response) => response.end(request.body);
     const { calls } = await countingDispatcher(async () => {
       const form = await providerFetch(`${base}/form`, {
         method: 'POST',
         body: new URLSearchParams({ a: '1' }),
+        redirect: 'manual',
       });
       expect(await form.text()).toBe('a=1');
       const headed = await providerFetch(`${base}/headed`, {
         method: 'POST',
         headers: new Headers({ 'content-type': 'application/json' }),
         body: '{}',
+        redirect: 'manual',
       });
       expect(await headed.text()).toBe('{}');
+      const { redirect: _manual, ...following } = call;
+      expect(await (await providerFetch(`${base}/follow`, following)).text()).toBe(call.body);
     });
     // fetch itself goes through the dispatcher too, by its own (dispatch, not request).
     expect(calls).toBe(0);
@@ -271,21 +227,114 @@ describe('providerFetch', () => {
 });
 
 describe('the transport on providerFetch', () => {
-  const transport = (baseUrl: string, timeoutMs = 5000) =>
-    createProviderTransport({ baseUrl, secretKey: 'sk_test_fast_fetch', timeoutMs, attempts: 1 });
+  const transport = (baseUrl: string, timeoutMs = 5000, send?: typeof fetch) =>
+    createProviderTransport({
+      baseUrl,
+      secretKey: 'sk_test_fast_fetch',
+      timeoutMs,
+      attempts: 1,
+      fetch: send,
+    });
+  const initiate = { operation: 'initiate', method: 'POST', body: { amount: 1 } } as const;
 
-  it('reads the provider’s answer, status and body', async () => {
+  it('follows a redirect on the provider’s origin as fetch does: 307 sends the call again, 303 as a GET', async () => {
+    answer = (request, response) => {
+      if (request.url === '/moved-307') response.writeHead(307, { location: '/new' }).end();
+      else if (request.url === '/moved-303') response.writeHead(303, { location: '/new' }).end();
+      else
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            at: request.url,
+            method: request.method,
+            body: request.body,
+            type: request.headers['content-type'] ?? null,
+            keyed: request.headers['x-api'] === 'sk_test_fast_fetch',
+          }),
+        );
+    };
+    const kept = await transport(base).send({ ...initiate, path: '/moved-307', retry: 'never' });
+    expect(kept.body).toEqual({
+      at: '/new',
+      method: 'POST',
+      body: '{"amount":1}',
+      type: 'application/json',
+      keyed: true,
+    });
+    const turned = await transport(base).send({ ...initiate, path: '/moved-303', retry: 'never' });
+    expect(turned.body).toEqual({
+      at: '/new',
+      method: 'GET',
+      body: '',
+      type: null,
+      keyed: true,
+    });
+  });
+
+  it('never follows a redirect to another origin, where the secret key would go along: not at the first hop, not after one on the provider’s origin, whichever fetch it is given', async () => {
+    const elsewhere: string[] = [];
+    const other = createServer((request, response) => {
+      elsewhere.push(`${request.url} ${request.headers['x-api']}`);
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const away = `http://127.0.0.1:${(other.address() as AddressInfo).port}/collect`;
+    try {
+      answer = (request, response) =>
+        response
+          .writeHead(307, {
+            location: request.url === '/hop' || request.url === '/away' ? away : '/hop',
+          })
+          .end();
+      // providerFetch, and fetch itself (Workers, Deno, Bun, or a fetch the merchant passes).
+      for (const send of [undefined, fetch])
+        for (const path of ['/away', '/twice']) {
+          const answered = await transport(base, 5000, send).send({
+            ...initiate,
+            path,
+            retry: 'never',
+          });
+          // Answered as it is: a status the client reads as no answer of the interface's.
+          expect(answered).toMatchObject({ status: 307, body: undefined });
+        }
+      expect(received.map((request) => request.url)).toEqual([
+        '/away',
+        '/twice',
+        '/hop',
+        '/away',
+        '/twice',
+        '/hop',
+      ]);
+      expect(elsewhere).toEqual([]);
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it('gives up on a provider that redirects in a loop, as fetch does after 20', async () => {
+    answer = (_request, response) => response.writeHead(302, { location: '/again' }).end();
+    await expect(
+      transport(base).send({ ...initiate, path: '/again', retry: 'never' }),
+    ).rejects.toThrow(/redirected the call too many times/);
+    expect(received).toHaveLength(21);
+  });
+
+  it('reads the provider’s answer, status and body, through fetch’s dispatcher', async () => {
     answer = (_request, response) =>
       response
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ isSuccess: true, data: { ok: 1 } }));
-    const answered = await transport(base).send({
-      operation: 'initiate',
-      method: 'POST',
-      path: '/api/payment/pay/initiate',
-      body: { amount: 1 },
-      retry: 'never',
-    });
+    const { result: answered, calls } = await countingDispatcher(() =>
+      transport(base).send({
+        operation: 'initiate',
+        method: 'POST',
+        path: '/api/payment/pay/initiate',
+        body: { amount: 1 },
+        retry: 'never',
+      }),
+    );
+    // Its calls take providerFetch's own path, not fetch's.
+    expect(calls).toBe(1);
     expect(answered).toMatchObject({ status: 200, body: { isSuccess: true, data: { ok: 1 } } });
     expect(received[0]?.headers['x-api']).toBe('sk_test_fast_fetch');
   });
