@@ -441,8 +441,8 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
    * Group commit (issue 25): the commits asked for in one turn of the event loop are written
    * together, in the order asked, in one transaction, each in a savepoint of its own, so one
    * refused by its guard is undone alone; one sync covers them all (none when every one of them
-   * is unflushed). Under load a start's commit shares its sync and its locks with others: 0.45 to
-   * 0.6-0.7x the bare proxy's starts per second in bench/checkout-starts.ts. A caller still sees
+   * is unflushed). Under load a start's commit shares its sync and its locks with others: 0.42-0.59x
+   * to 0.64-0.71x the bare proxy's starts per second in bench/checkout-starts.ts (session 12). A caller still sees
    * its commit done, or refused, before it goes on; a read meanwhile sees the store as another
    * instance would, without the commit in flight.
    */
@@ -482,12 +482,9 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
       batch.immediate(items);
     } catch (error) {
       // A lone commit refused by its guard (a batch of several undoes only the refused one's
-      // savepoint), or the batch failing as a whole (a lock held too long, a full disk).
-      for (const item of items) {
-        if (error === KEY_PRESENT) item.resolve(false);
-        else item.reject(error);
-      }
-      return;
+      // savepoint), or the batch failing as a whole (a lock held too long, a full disk): rolled
+      // back, whatever each of them had done, so each ends as the batch did.
+      for (const item of items) item.outcome = { error };
     } finally {
       if (unsynced) sql.syncFull.run();
     }
