@@ -11,7 +11,6 @@
  *
  * This file is also the companion: run with BENCH_STORE_ROLE=companion it serves one.
  */
-
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -38,6 +38,7 @@ import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_TEST_KEY } from '../src/sandbox';
 import { memoryLimit } from './memory-limit';
+import { stopped } from './servers';
 
 await main();
 
@@ -157,12 +158,6 @@ async function main(): Promise<void> {
       child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
     });
   }
-  const stopped = (child: ChildProcess) =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    });
 
   async function runAll<T>(
     items: readonly T[],
