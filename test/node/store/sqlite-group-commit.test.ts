@@ -6,9 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, expect, it, vi } from 'vitest';
 import { createSqliteStore } from '../../../src/server/store/sqlite';
 import type { StoreWrite } from '../../../src/server/store/store';
+import { StoreUnavailableError } from '../../../src/server/store/store-unavailable';
 import { watchSqlite } from '../../helpers/sqlite-watch';
 
 const HOUR = 3_600_000;
@@ -78,6 +80,35 @@ it('syncs a batch unless every commit in it is unflushed', async () => {
     expect(seen.syncSettings).toHaveLength(2);
     expect(seen.commits).toBe(2);
   } finally {
+    await store.close();
+  }
+});
+
+it('fails every commit of a batch that cannot be written, and tells no subscriber', async () => {
+  const file = path();
+  const store = createSqliteStore({ path: file, busyTimeoutMs: 50 });
+  const other = new Database(file);
+  try {
+    const heard: unknown[] = [];
+    store.subscribe('events', (event) => heard.push(event.value));
+    // Another process holds the write lock past the store's busy timeout.
+    other.exec('BEGIN EXCLUSIVE');
+    const answers = await Promise.allSettled([store.commit(order(0)), store.commit(order(1))]);
+    expect(answers).toEqual([
+      { status: 'rejected', reason: expect.any(StoreUnavailableError) },
+      { status: 'rejected', reason: expect.any(StoreUnavailableError) },
+    ]);
+    other.exec('ROLLBACK');
+    expect(heard).toEqual([]);
+    expect(await store.getMany(['payment:0', 'payment:1'])).toEqual([undefined, undefined]);
+    // Once the lock is gone, the same commits go through.
+    expect(await Promise.all([store.commit(order(0)), store.commit(order(1))])).toEqual([
+      true,
+      true,
+    ]);
+    expect(heard).toEqual([0, 1]);
+  } finally {
+    other.close();
     await store.close();
   }
 });
