@@ -4,7 +4,7 @@
  * any other; this file shows, on a real SQLite file and a real PostgreSQL server, that the sync
  * is skipped for it and for nothing after it. A commit left unsynced by mistake would lose an
  * outcome to a power cut; the sync cannot be watched from SQL, so SQLite's setting is watched
- * where it is made (better-sqlite3's pragma) and PostgreSQL's where it lands (the session).
+ * on the connection as each COMMIT runs and PostgreSQL's where it lands (the session).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,13 +31,15 @@ describe('SQLite: an unflushed commit', () => {
   it('skips the sync for that commit and syncs every commit after it, at durability full', async () => {
     const store = createSqliteStore({ path: join(folder, 'full.db') });
     try {
-      const settings = watchSqlite().syncSettings;
+      const seen = watchSqlite();
+      // The very first commit after opening too: the store's first setting is not lost.
       expect(await store.commit(guard('a'), { flush: false })).toBe(true);
-      expect(settings).toEqual(['synchronous = NORMAL', 'synchronous = FULL']);
-      // A flushed commit, and the default, change nothing: the connection stays at FULL.
+      // A flushed commit, and the default, are synced.
       expect(await store.commit(guard('b'))).toBe(true);
       expect(await store.commit(guard('c'), { flush: true })).toBe(true);
-      expect(settings).toHaveLength(2);
+      expect(await store.commit(guard('d'), { flush: false })).toBe(true);
+      expect(await store.commit(guard('e'))).toBe(true);
+      expect(seen.commitLevels).toEqual(['NORMAL', 'FULL', 'FULL', 'NORMAL', 'FULL']);
       expect(await store.getMany(['lock:a', 'lock:b', 'lock:c'])).toEqual(['a', 'b', 'c']);
     } finally {
       await store.close();
@@ -48,25 +50,42 @@ describe('SQLite: an unflushed commit', () => {
     const store = createSqliteStore({ path: join(folder, 'refused.db') });
     try {
       await store.commit(guard('a'));
-      const settings = watchSqlite().syncSettings;
-      // The add finds its key: nothing written, and the setting is back.
+      const seen = watchSqlite();
+      // The add finds its key: nothing written, and the next commit is synced.
       expect(await store.commit(guard('a'), { flush: false })).toBe(false);
-      expect(settings).toEqual(['synchronous = NORMAL', 'synchronous = FULL']);
-      // A value that is not JSON fails before the transaction: no setting is touched at all.
+      expect(await store.commit(guard('b'))).toBe(true);
+      // A value that is not JSON fails before the transaction, and changes nothing either.
       const bad: StoreWrite[] = [{ op: 'set', key: 'k', value: 10n, ttlMs: HOUR }];
       await expect(store.commit(bad, { flush: false })).rejects.toThrow(TypeError);
-      expect(settings).toHaveLength(2);
+      expect(await store.commit(guard('c'))).toBe(true);
+      // The refused commit rolled back (no COMMIT); the two after it were synced.
+      expect(seen.commitLevels).toEqual(['FULL', 'FULL']);
     } finally {
       await store.close();
     }
   });
 
-  it('changes nothing at durability normal, which never syncs a commit', async () => {
+  it('syncs no commit at durability normal, flushed or not', async () => {
     const store = createSqliteStore({ path: join(folder, 'normal.db'), durability: 'normal' });
     try {
-      const settings = watchSqlite().syncSettings;
+      const seen = watchSqlite();
       expect(await store.commit(guard('a'), { flush: false })).toBe(true);
-      expect(settings).toEqual([]);
+      expect(await store.commit(guard('b'))).toBe(true);
+      expect(await store.append('events', 1)).toBe('1');
+      expect(seen.commitLevels).toEqual(['NORMAL', 'NORMAL', 'NORMAL']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('syncs every commit at durability full, appends and claims included', async () => {
+    const store = createSqliteStore({ path: join(folder, 'full-other.db') });
+    try {
+      const seen = watchSqlite();
+      expect(await store.append('events', 1)).toBe('1');
+      await store.schedule('jobs', 'a', 1, 0);
+      expect(await store.claim('jobs', 'me', 1, 10, HOUR)).toHaveLength(1);
+      expect(seen.commitLevels).toEqual(['FULL', 'FULL']);
     } finally {
       await store.close();
     }
