@@ -53,7 +53,8 @@ const STORES: readonly StoreRow[] = [
   {
     // durability: 'normal' (synchronous = NORMAL in WAL mode): a commit is not flushed to the
     // disk before it returns, so a power cut (not a crash of the process) may lose the last
-    // commits. The row shows what the two flushes of a start cost at the default, 'full'.
+    // commits. The row shows what the one flush of a start (its closing commit; the guards'
+    // commit is unflushed) costs at the default, 'full'.
     kind: 'sqlite-normal',
     store: 'sqlite',
     environment: async (folder) => ({
