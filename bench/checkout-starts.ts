@@ -23,7 +23,15 @@
  * BENCH_STARTS_STORES (e.g. memory,sqlite): only those stores' rows.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_TEST_KEY } from '../src/sandbox';
@@ -122,6 +130,26 @@ function cpuMsOf(child: ChildProcess): number {
   }
 }
 const CLOCK_TICKS = 100;
+
+/** The median time of writing 4 KB to a file in `folder` and syncing it, over 200 tries, ms. */
+function diskSyncMs(folder: string): number {
+  const file = join(folder, 'sync-probe');
+  const fd = openSync(file, 'w');
+  const page = Buffer.alloc(4096, 1);
+  const times: number[] = [];
+  try {
+    for (let index = 0; index < 200; index++) {
+      writeSync(fd, page, 0, page.length, (index % 16) * page.length);
+      const begun = performance.now();
+      fsyncSync(fd);
+      times.push(performance.now() - begun);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(file, { force: true });
+  }
+  return median(times);
+}
 
 let order = 0;
 async function post(url: string, body: unknown, token?: string): Promise<{ token: string }> {
@@ -290,6 +318,12 @@ try {
   }
   for (const kind of skipped)
     console.log(`  ${kind.padEnd(17)} skipped: its server is not on this machine`);
+  // What one sync to this disk costs on its own: the floor under SQLite's added latency at
+  // durability 'full', whose closing commit of a start waits for one.
+  if (targets.some((target) => target.name.startsWith('sqlite')))
+    console.log(
+      `  one disk sync in ${folder} (4 KB written, then fsync): median ${diskSyncMs(folder).toFixed(3)} ms`,
+    );
 } finally {
   await Promise.all(targets.map((target) => stopped(target.child)));
   await stopped(sandbox.child);
