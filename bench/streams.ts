@@ -471,7 +471,7 @@ async function main(): Promise<void> {
           (early ? `, ${early} before their webhook (reconciliation)` : '') +
           `\n    budgets: ` +
           (single && count >= 10_000
-            ? `RSS ${peakRss < 300 ? 'ok' : 'MISSED'} (${peakRss.toFixed(0)} < 300 MB${contained || !limit ? '' : `; judged in the ${limit.label} container above`}), `
+            ? `RSS ${peakRss < 300 ? 'ok' : 'MISSED'} (${peakRss.toFixed(0)} MB, budget < 300 MB${contained || !limit ? '' : `; judged in the ${limit.label} container above`}), `
             : '') +
           `p99 ${p99 <= 250 && missing === 0 ? 'ok' : 'MISSED'} (≤ 250 ms)`,
       );
