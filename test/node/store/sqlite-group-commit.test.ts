@@ -136,3 +136,45 @@ it('is not held back by a test’s fake timers', async () => {
     await store.close();
   }
 });
+
+it('keeps a commit, and the process, when the sweep of expired rows after it fails', async () => {
+  const store = createSqliteStore({ path: path() });
+  try {
+    // The sweep that follows every 256th write finds the file busy (another process holding it
+    // past the busy timeout): SQLite's own error, as better-sqlite3 throws it.
+    const probe = new Database(':memory:');
+    const Statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as {
+      run: (...args: unknown[]) => unknown;
+    };
+    probe.close();
+    const run = Statement.run;
+    let sweeps = 0;
+    vi.spyOn(Statement, 'run').mockImplementation(function (
+      this: { source: string },
+      ...args: unknown[]
+    ) {
+      if (this.source.startsWith('DELETE FROM store_values WHERE expires_at')) {
+        sweeps++;
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      }
+      return run.apply(this, args);
+    });
+    const heard: unknown[] = [];
+    store.subscribe('events', (event) => heard.push(event.value));
+    const paid = (id: number): StoreWrite[] => [
+      { op: 'set', key: `payment:${id}`, value: { id }, ttlMs: HOUR },
+      { op: 'append', stream: 'events', value: id },
+    ];
+    for (let id = 0; id < 256; id++) expect(await store.commit(paid(id))).toBe(true);
+    // The 256th commit was followed by the sweep, which failed: the commit stands, and was told.
+    expect(sweeps).toBe(1);
+    expect(heard).toHaveLength(256);
+    expect(await store.getMany(['payment:255'])).toEqual([{ id: 255 }]);
+    // A write outside the group commit, when the sweep after it fails, is not failed either.
+    for (let index = 0; index < 256; index++) await store.set(`key:${index}`, index, HOUR);
+    expect(sweeps).toBe(2);
+    expect(await store.get('key:255')).toBe(255);
+  } finally {
+    await store.close();
+  }
+});

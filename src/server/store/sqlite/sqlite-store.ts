@@ -351,8 +351,20 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
       db.prepare('DELETE FROM store_streams WHERE stream = ?').run(stream);
     }
   });
+  /**
+   * Counts a write, and sweeps after every SWEEP_EVERY. A sweep that fails (the file locked by
+   * another process past the busy timeout, the disk full) never fails the write it follows: that
+   * write is committed, and the group commit calls this between settling its commits, from a
+   * callback of the event loop, where a throw would leave the rest unanswered and end the
+   * process. Reads check expiry themselves; the next sweep catches up.
+   */
   function wrote(): void {
-    if (++writes % SWEEP_EVERY === 0) sweep(now());
+    if (++writes % SWEEP_EVERY !== 0) return;
+    try {
+      sweep(now());
+    } catch {
+      // Left for the next sweep.
+    }
   }
 
   /** The rows of one append; inside a transaction (the append's own, or a commit's). */
