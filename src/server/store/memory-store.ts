@@ -286,7 +286,13 @@ export function createMemoryStore(
   }
 
   function deliver(name: string, event: StoredEvent): void {
-    for (const listener of listeners.get(name) ?? []) listener(event);
+    for (const listener of listeners.get(name) ?? [])
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure is its own: the others still hear the event, and the write
+        // that made it, committed, is not failed (as on the durable stores).
+      }
   }
 
   /** Two values the same as a durable store compares them: as their JSON text. */

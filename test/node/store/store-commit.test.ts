@@ -292,6 +292,24 @@ eachStore('commit', (harness) => {
     unsubscribe();
   });
 
+  it('answers a commit and an append, and tells the other subscribers, when one subscriber throws', async () => {
+    const store = open();
+    const heard: unknown[] = [];
+    // A subscriber of the merchant's own making that fails: its failure is its own.
+    const failing = store.subscribe('events:R9', () => {
+      throw new Error('a subscriber fails');
+    });
+    const listening = store.subscribe('events:R9', (event) => heard.push(event.value));
+    await store.read('events:R9');
+    expect(await store.commit([{ op: 'append', stream: 'events:R9', value: 'committed' }])).toBe(
+      true,
+    );
+    expect(await store.append('events:R9', 'appended')).toBe('2');
+    await expect.poll(() => heard).toEqual(['committed', 'appended']);
+    failing();
+    listening();
+  });
+
   it('schedules and finishes jobs as the single calls do', async () => {
     const store = open();
     await store.commit([{ op: 'schedule', queue: 'q', key: 'P1', value: { step: 1 }, dueAt: 100 }]);

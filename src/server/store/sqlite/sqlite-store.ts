@@ -545,7 +545,12 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
     const id = Number(event.id);
     if (id <= listener.last) return;
     listener.last = id;
-    listener.deliver(event);
+    try {
+      listener.deliver(event);
+    } catch {
+      // A listener's failure is its own: the others still hear the event, and the commit that
+      // made it (settled from an event loop callback, see runQueued) is still answered.
+    }
   }
 
   /** Another process committed: tell this one's subscribers what it appended to their streams. */
@@ -566,12 +571,7 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
         if (!set) continue;
         const from = Math.min(...[...set].map((listener) => listener.last));
         for (const event of readAfter(stream, from))
-          for (const listener of set)
-            try {
-              hear(listener, event);
-            } catch {
-              // A listener's failure is its own; the others still hear the event.
-            }
+          for (const listener of set) hear(listener, event);
       }
     } catch {
       // The file is busy or gone for a moment: look again at the next tick.
