@@ -303,10 +303,10 @@ try {
     target.latencies.sort((a, b) => a - b);
     const added = percentile(target.latencies, 50) - refMedian;
     const addedP99 = percentile(target.latencies, 99) - refP99;
-    const ratio = median(ratios.get(target) ?? []);
+    const roundRatios = ratios.get(target) ?? [];
+    const ratio = median(roundRatios);
     // The spread of the rounds' ratios: how much of a verdict near its target is this machine's
     // noise (on 2 shared cores the proxy's own CPU per start moved by 1.7× within an hour).
-    const roundRatios = ratios.get(target) ?? [];
     const spread = `rounds ${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}`;
     const goal = targetsOf[target.name];
     const verdict = goal

@@ -346,8 +346,8 @@ async function main(): Promise<void> {
     label: string,
     storeSpecs: string[],
     count: number,
-    bare = false,
-    contained = false,
+    /** bare: the bare SSE server instead of the companion; contained: in the memory limit. */
+    { bare = false, contained = false } = {},
   ): Promise<RunFigures> {
     const companions = await Promise.all(
       storeSpecs.map((spec) =>
@@ -488,15 +488,16 @@ async function main(): Promise<void> {
         `companions run ${bundled ? 'as bundled JavaScript' : 'through tsx (its loader thread counted in their memory)'}`,
     );
     let files = 0;
+    /** The single instance's store: a file of its own for each run on SQLite. */
+    const singleSpec = () =>
+      singleStore === 'sqlite' ? `sqlite:${join(folder, `s${++files}.db`)}` : 'memory';
     const largest = Math.max(...sizes);
     for (const size of sizes) {
-      const spec = singleStore === 'sqlite' ? `sqlite:${join(folder, `s${++files}.db`)}` : 'memory';
       const companion = await run(
         `${size.toLocaleString('en')} streams, one instance (${singleStore})`,
-        [spec],
+        [singleSpec()],
         size,
-        false,
-        true,
+        { contained: true },
       );
       // The reference (issue 25): a bare node:http SSE server with as many streams, right after
       // (BENCH_STREAMS_BARE=0 skips it).
@@ -505,8 +506,7 @@ async function main(): Promise<void> {
         `${size.toLocaleString('en')} streams, bare SSE server`,
         ['bare'],
         size,
-        true,
-        true,
+        { bare: true, contained: true },
       );
       const ratio = (of: number, to: number) => (to > 0 ? `${(of / to).toFixed(1)}×` : 'n/a');
       console.log(
@@ -516,14 +516,12 @@ async function main(): Promise<void> {
           `push p99 ${companion.p99} ms vs ${bare.p99} ms (${ratio(companion.p99, bare.p99)}), p50 ${companion.p50} ms vs ${bare.p50} ms`,
       );
     }
-    if (limit && process.env.BENCH_STREAMS_UNLIMITED !== '0') {
-      const spec = singleStore === 'sqlite' ? `sqlite:${join(folder, `s${++files}.db`)}` : 'memory';
+    if (limit && process.env.BENCH_STREAMS_UNLIMITED !== '0')
       await run(
         `${largest.toLocaleString('en')} streams, one instance (${singleStore})`,
-        [spec],
+        [singleSpec()],
         largest,
       );
-    }
     const total = Number(process.env.BENCH_STREAMS_SPLIT ?? 10_000);
     if (total <= 0) console.log('two instances on Redis: skipped (BENCH_STREAMS_SPLIT=0)');
     else if (redis) {

@@ -4,8 +4,8 @@
  * connection is at as the COMMIT runs, read from the connection itself. That level is what
  * SQLite obeys, whatever the store believes it set: `PRAGMA synchronous = …` takes effect when
  * it is compiled, not when a prepared copy of it is run, which a watch of the settings made
- * could not see. Spies on better-sqlite3's prototypes, so the file's `afterEach` must call
- * `vi.restoreAllMocks()`.
+ * could not see. Also: statements made to fail (`failSqlite`). Both spy on better-sqlite3's
+ * prototypes, so the file's `afterEach` must call `vi.restoreAllMocks()`.
  */
 import Database from 'better-sqlite3';
 import { vi } from 'vitest';
@@ -21,13 +21,17 @@ export interface SqliteWatch {
   readonly commitLevels: readonly SyncLevel[];
 }
 
+/** better-sqlite3's Statement prototype: every statement's `run` is its `run`. */
+function statementPrototype(): { run: (...args: unknown[]) => unknown } {
+  const probe = new Database(':memory:');
+  const prototype = Object.getPrototypeOf(probe.prepare('SELECT 1'));
+  probe.close();
+  return prototype;
+}
+
 export function watchSqlite(): SqliteWatch {
   const seen = { commits: 0, commitLevels: [] as SyncLevel[] };
-  const probe = new Database(':memory:');
-  const Statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as {
-    run: (...args: unknown[]) => unknown;
-  };
-  probe.close();
+  const Statement = statementPrototype();
   const run = Statement.run;
   vi.spyOn(Statement, 'run').mockImplementation(function (
     this: { source: string; database: Database.Database },
@@ -41,4 +45,24 @@ export function watchSqlite(): SqliteWatch {
     return run.apply(this, args);
   });
   return seen;
+}
+
+/**
+ * Every statement run from now on whose SQL starts with `sqlStart` fails with SQLite's error
+ * `code` (e.g. SQLITE_BUSY: another process holding the file past the busy timeout), as
+ * better-sqlite3 throws it. Answers how many have failed so far.
+ */
+export function failSqlite(sqlStart: string, code: string): { readonly failures: number } {
+  const failed = { failures: 0 };
+  const Statement = statementPrototype();
+  const run = Statement.run;
+  vi.spyOn(Statement, 'run').mockImplementation(function (
+    this: { source: string },
+    ...args: unknown[]
+  ) {
+    if (!this.source.startsWith(sqlStart)) return run.apply(this, args);
+    failed.failures++;
+    throw Object.assign(new Error(`${code}: made to fail by the test`), { code });
+  });
+  return failed;
 }

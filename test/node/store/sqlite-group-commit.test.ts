@@ -11,7 +11,7 @@ import { afterAll, afterEach, expect, it, vi } from 'vitest';
 import { createSqliteStore } from '../../../src/server/store/sqlite';
 import type { StoreWrite } from '../../../src/server/store/store';
 import { StoreUnavailableError } from '../../../src/server/store/store-unavailable';
-import { watchSqlite } from '../../helpers/sqlite-watch';
+import { failSqlite, watchSqlite } from '../../helpers/sqlite-watch';
 
 const HOUR = 3_600_000;
 const folder = mkdtempSync(join(tmpdir(), 'paydrop-group-commit-'));
@@ -141,24 +141,8 @@ it('keeps a commit, and the process, when the sweep of expired rows after it fai
   const store = createSqliteStore({ path: path() });
   try {
     // The sweep that follows every 256th write finds the file busy (another process holding it
-    // past the busy timeout): SQLite's own error, as better-sqlite3 throws it.
-    const probe = new Database(':memory:');
-    const Statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as {
-      run: (...args: unknown[]) => unknown;
-    };
-    probe.close();
-    const run = Statement.run;
-    let sweeps = 0;
-    vi.spyOn(Statement, 'run').mockImplementation(function (
-      this: { source: string },
-      ...args: unknown[]
-    ) {
-      if (this.source.startsWith('DELETE FROM store_values WHERE expires_at')) {
-        sweeps++;
-        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-      }
-      return run.apply(this, args);
-    });
+    // past the busy timeout).
+    const sweeps = failSqlite('DELETE FROM store_values WHERE expires_at', 'SQLITE_BUSY');
     const heard: unknown[] = [];
     store.subscribe('events', (event) => heard.push(event.value));
     const paid = (id: number): StoreWrite[] => [
@@ -167,12 +151,12 @@ it('keeps a commit, and the process, when the sweep of expired rows after it fai
     ];
     for (let id = 0; id < 256; id++) expect(await store.commit(paid(id))).toBe(true);
     // The 256th commit was followed by the sweep, which failed: the commit stands, and was told.
-    expect(sweeps).toBe(1);
+    expect(sweeps.failures).toBe(1);
     expect(heard).toHaveLength(256);
     expect(await store.getMany(['payment:255'])).toEqual([{ id: 255 }]);
     // A write outside the group commit, when the sweep after it fails, is not failed either.
     for (let index = 0; index < 256; index++) await store.set(`key:${index}`, index, HOUR);
-    expect(sweeps).toBe(2);
+    expect(sweeps.failures).toBe(2);
     expect(await store.get('key:255')).toBe(255);
   } finally {
     await store.close();

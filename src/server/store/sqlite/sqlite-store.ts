@@ -449,10 +449,10 @@ export function createSqliteStore(options: SqliteStoreOptions | string): Checkou
    * Group commit (issue 25): the commits asked for in one turn of the event loop are written
    * together, in the order asked, in one transaction, each in a savepoint of its own, so one
    * refused by its guard is undone alone; one sync covers them all (none when every one of them
-   * is unflushed). Under load a start's commit shares its sync and its locks with others: 0.42-0.59x
-   * to 0.64-0.71x the bare proxy's starts per second in bench/checkout-starts.ts (session 12). A caller still sees
-   * its commit done, or refused, before it goes on; a read meanwhile sees the store as another
-   * instance would, without the commit in flight.
+   * is unflushed). Under load a start's commit shares its sync and its locks with others:
+   * 0.42-0.59x to 0.64-0.71x the bare proxy's starts per second in bench/checkout-starts.ts
+   * (session 12). A caller still sees its commit done, or refused, before it goes on; a read
+   * meanwhile sees the store as another instance would, without the commit in flight.
    */
   interface Queued {
     readonly writes: readonly EncodedWrite[];
